@@ -1,0 +1,223 @@
+//! RFC 8785 (JCS) canonical JSON, streamed straight into a byte sink such as a SHA-256 hasher:
+//! object keys sorted by UTF-16 code units, numbers in ECMAScript `Number#toString` form, strings
+//! minimally escaped. Optionally drops volatile object keys on the way (used for outcomes).
+
+use serde_json::{Map, Value};
+use sha2::{Digest as _, Sha256};
+
+/// A SHA-256 digest.
+pub type Digest = [u8; 32];
+
+/// Anything canonical bytes can be written to.
+pub trait ByteSink {
+    fn put(&mut self, bytes: &[u8]);
+}
+
+impl ByteSink for Sha256 {
+    fn put(&mut self, bytes: &[u8]) {
+        self.update(bytes);
+    }
+}
+
+impl ByteSink for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+/// Decides which object keys are dropped while canonicalising.
+pub trait KeyFilter {
+    fn drops(&self, key: &str) -> bool;
+}
+
+/// Keeps every key (used for call arguments).
+pub struct KeepAll;
+
+impl KeyFilter for KeepAll {
+    fn drops(&self, _key: &str) -> bool {
+        false
+    }
+}
+
+/// SHA-256 of raw bytes.
+pub fn sha256(bytes: &[u8]) -> Digest {
+    Sha256::digest(bytes).into()
+}
+
+/// SHA-256 of the canonical form of `value`.
+pub fn digest_json(value: &Value, filter: &dyn KeyFilter) -> Digest {
+    let mut hasher = Sha256::new();
+    write_value(value, filter, &mut hasher);
+    hasher.finalize().into()
+}
+
+/// The canonical form of `value` as a string (tests and diagnostics).
+pub fn to_canonical_string(value: &Value) -> String {
+    let mut bytes = Vec::new();
+    write_value(value, &KeepAll, &mut bytes);
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+pub fn write_value(value: &Value, filter: &dyn KeyFilter, sink: &mut dyn ByteSink) {
+    match value {
+        Value::Null => sink.put(b"null"),
+        Value::Bool(true) => sink.put(b"true"),
+        Value::Bool(false) => sink.put(b"false"),
+        Value::Number(n) => write_number(n.as_f64().unwrap_or(0.0), sink),
+        Value::String(s) => write_string(s, sink),
+        Value::Array(items) => {
+            sink.put(b"[");
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    sink.put(b",");
+                }
+                write_value(item, filter, sink);
+            }
+            sink.put(b"]");
+        }
+        Value::Object(map) => write_object(map, filter, sink),
+    }
+}
+
+fn write_object(map: &Map<String, Value>, filter: &dyn KeyFilter, sink: &mut dyn ByteSink) {
+    let mut keys: Vec<&String> = map.keys().filter(|k| !filter.drops(k)).collect();
+    keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    sink.put(b"{");
+    for (i, key) in keys.iter().enumerate() {
+        if i > 0 {
+            sink.put(b",");
+        }
+        write_string(key, sink);
+        sink.put(b":");
+        if let Some(v) = map.get(*key) {
+            write_value(v, filter, sink);
+        }
+    }
+    sink.put(b"}");
+}
+
+/// Writes a JSON string with JCS's minimal escaping; clean runs go to the sink in one piece.
+pub fn write_string(s: &str, sink: &mut dyn ByteSink) {
+    sink.put(b"\"");
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape: Option<&[u8]> = match b {
+            b'"' => Some(b"\\\""),
+            b'\\' => Some(b"\\\\"),
+            0x08 => Some(b"\\b"),
+            0x09 => Some(b"\\t"),
+            0x0a => Some(b"\\n"),
+            0x0c => Some(b"\\f"),
+            0x0d => Some(b"\\r"),
+            0x00..=0x1f => None,
+            _ => continue,
+        };
+        sink.put(bytes.get(start..i).unwrap_or_default());
+        match escape {
+            Some(e) => sink.put(e),
+            None => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let hi = HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0');
+                let lo = HEX.get(usize::from(b & 0xf)).copied().unwrap_or(b'0');
+                sink.put(&[b'\\', b'u', b'0', b'0', hi, lo]);
+            }
+        }
+        start = i + 1;
+    }
+    sink.put(bytes.get(start..).unwrap_or_default());
+    sink.put(b"\"");
+}
+
+/// Writes a finite double the way ECMAScript's `Number.prototype.toString` does.
+pub fn write_number(x: f64, sink: &mut dyn ByteSink) {
+    sink.put(format_number(x).as_bytes());
+}
+
+pub fn format_number(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        // JSON text cannot carry NaN or infinities; -0 prints as 0 in ECMAScript.
+        return "0".to_owned();
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    // Rust's `{:e}` prints the shortest digits that round-trip, e.g. "1.2345e-7".
+    let sci = format!("{:e}", x.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let k = digits.len() as i32;
+    let n = exp + 1;
+    let body = if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        let (int, frac) = digits.split_at(n as usize);
+        format!("{int}.{frac}")
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let (first, rest) = digits.split_at(1);
+        let e_sign = if n > 0 { "+" } else { "-" };
+        let frac = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
+        format!("{first}{frac}e{e_sign}{}", (n - 1).abs())
+    };
+    format!("{sign}{body}")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn canon(text: &str) -> String {
+        to_canonical_string(&serde_json::from_str(text).unwrap())
+    }
+
+    #[test]
+    fn numbers_follow_ecmascript() {
+        let cases = [
+            (1.0, "1"),
+            (-0.0, "0"),
+            (0.5, "0.5"),
+            (1e21, "1e+21"),
+            (1e20, "100000000000000000000"),
+            (123456789.125, "123456789.125"),
+            (1e-6, "0.000001"),
+            (1e-7, "1e-7"),
+            (-1.5e-9, "-1.5e-9"),
+            (5e-324, "5e-324"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (4.5, "4.5"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (9007199254740993.0, "9007199254740992"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(format_number(x), want, "{x}");
+        }
+    }
+
+    #[test]
+    fn keys_sort_by_utf16_and_strings_escape_minimally() {
+        assert_eq!(
+            canon(r#"{"b":1,"a":[1.0,true,null]}"#),
+            r#"{"a":[1,true,null],"b":1}"#
+        );
+        // U+E000 sorts after U+1F600 in UTF-8 but before it in UTF-16 (surrogates are D8xx).
+        assert_eq!(
+            canon("{\"\u{e000}\":1,\"\u{1f600}\":2}"),
+            "{\"\u{1f600}\":2,\"\u{e000}\":1}"
+        );
+        assert_eq!(canon(r#""a\u0001\n\"\\/é""#), "\"a\\u0001\\n\\\"\\\\/é\"");
+    }
+
+    #[test]
+    fn rfc8785_sample_numbers() {
+        assert_eq!(
+            canon(r#"[333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001]"#),
+            "[333333333.3333333,1e+30,4.5,0.002,1e-27]"
+        );
+    }
+}

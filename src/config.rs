@@ -1,0 +1,351 @@
+//! The guard's configuration: OpenClaw's `tools.loopDetection` block (same names, same defaults,
+//! but on unless `enabled: false`), the `strict` preset for small models, and this guard's own
+//! options. Validation names the offending field and value; config is fixed at construction.
+
+use crate::error::GuardError;
+use crate::outcome::VolatileKeys;
+use serde_json::{Map, Value};
+
+/// Which detectors of the reference set are on (OpenClaw's `detectors` block).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DetectorSwitches {
+    pub generic_repeat: bool,
+    pub known_poll_no_progress: bool,
+    pub ping_pong: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PostCompactionGuard {
+    pub enabled: bool,
+    pub window_size: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub enabled: bool,
+    pub history_size: u32,
+    pub warning_threshold: u32,
+    pub critical_threshold: u32,
+    pub unknown_tool_threshold: u32,
+    pub global_circuit_breaker_threshold: u32,
+    pub detectors: DetectorSwitches,
+    pub post_compaction_guard: PostCompactionGuard,
+    /// Ping-pong turns critical after this many stable laps instead of `criticalThreshold` calls.
+    pub critical_laps: Option<u32>,
+    pub volatile_keys: VolatileKeys,
+    pub poll_tools: Vec<String>,
+    pub max_runs: u32,
+    pub max_record_bytes: u32,
+}
+
+/// Largest accepted value for counts and thresholds: far beyond any sane setting, small enough
+/// that arithmetic on it cannot overflow.
+const MAX_COUNT: u64 = 1_000_000;
+const MAX_HISTORY: u64 = 10_000;
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            enabled: true,
+            history_size: 30,
+            warning_threshold: 10,
+            critical_threshold: 20,
+            unknown_tool_threshold: 10,
+            global_circuit_breaker_threshold: 30,
+            detectors: DetectorSwitches {
+                generic_repeat: true,
+                known_poll_no_progress: true,
+                ping_pong: true,
+            },
+            post_compaction_guard: PostCompactionGuard {
+                enabled: true,
+                window_size: 3,
+            },
+            critical_laps: None,
+            volatile_keys: VolatileKeys::default(),
+            poll_tools: Vec::new(),
+            max_runs: 100_000,
+            max_record_bytes: 32 * 1024 * 1024,
+        }
+    }
+}
+
+/// The `strict` preset: an identical call with an identical result is warned at its 2nd call,
+/// blocked at its 4th (three identical outcomes) and stops the run at its 6th.
+fn apply_strict(config: &mut Config) {
+    config.warning_threshold = 2;
+    config.critical_threshold = 3;
+    config.global_circuit_breaker_threshold = 5;
+    config.unknown_tool_threshold = 3;
+    config.critical_laps = Some(3);
+}
+
+const TOP_LEVEL_KEYS: &[&str] = &[
+    "enabled",
+    "preset",
+    "historySize",
+    "warningThreshold",
+    "criticalThreshold",
+    "unknownToolThreshold",
+    "globalCircuitBreakerThreshold",
+    "detectors",
+    "postCompactionGuard",
+    "criticalLaps",
+    "volatileKeys",
+    "pollTools",
+    "maxRuns",
+    "maxRecordBytes",
+];
+
+impl Config {
+    /// Parses and validates a config object. `null` means all defaults.
+    pub fn from_json(value: &Value) -> Result<Config, GuardError> {
+        let empty = Map::new();
+        let map = match value {
+            Value::Null => &empty,
+            Value::Object(map) => map,
+            other => {
+                return Err(GuardError::config(
+                    "",
+                    format!("config must be an object, got {}", describe(other)),
+                ))
+            }
+        };
+        reject_unknown_keys(map, TOP_LEVEL_KEYS, "")?;
+
+        let mut config = Config::default();
+        match map.get("preset") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) if s == "default" => {}
+            Some(Value::String(s)) if s == "strict" => apply_strict(&mut config),
+            Some(other) => {
+                return Err(GuardError::config(
+                    "preset",
+                    format!(
+                        "preset must be \"default\" or \"strict\", got {}",
+                        describe(other)
+                    ),
+                ))
+            }
+        }
+        if let Some(v) = opt_bool(map, "enabled", "enabled")? {
+            config.enabled = v;
+        }
+        let counts: [(&str, &mut u32, u64); 7] = [
+            ("historySize", &mut config.history_size, MAX_HISTORY),
+            ("warningThreshold", &mut config.warning_threshold, MAX_COUNT),
+            (
+                "criticalThreshold",
+                &mut config.critical_threshold,
+                MAX_COUNT,
+            ),
+            (
+                "unknownToolThreshold",
+                &mut config.unknown_tool_threshold,
+                MAX_COUNT,
+            ),
+            (
+                "globalCircuitBreakerThreshold",
+                &mut config.global_circuit_breaker_threshold,
+                MAX_COUNT,
+            ),
+            ("maxRuns", &mut config.max_runs, 100_000_000),
+            (
+                "maxRecordBytes",
+                &mut config.max_record_bytes,
+                u64::from(u32::MAX),
+            ),
+        ];
+        for (key, slot, max) in counts {
+            if let Some(v) = opt_count(map, key, key, max)? {
+                *slot = v;
+            }
+        }
+        match map.get("criticalLaps") {
+            None => {}
+            Some(Value::Null) => config.critical_laps = None,
+            Some(_) => {
+                config.critical_laps = opt_count(map, "criticalLaps", "criticalLaps", MAX_COUNT)?
+            }
+        }
+        if let Some(detectors) = opt_object(map, "detectors", "detectors")? {
+            reject_unknown_keys(
+                detectors,
+                &["genericRepeat", "knownPollNoProgress", "pingPong"],
+                "detectors.",
+            )?;
+            let switches = &mut config.detectors;
+            for (key, slot) in [
+                ("genericRepeat", &mut switches.generic_repeat),
+                ("knownPollNoProgress", &mut switches.known_poll_no_progress),
+                ("pingPong", &mut switches.ping_pong),
+            ] {
+                if let Some(v) = opt_bool(detectors, key, &format!("detectors.{key}"))? {
+                    *slot = v;
+                }
+            }
+        }
+        if let Some(guard) = opt_object(map, "postCompactionGuard", "postCompactionGuard")? {
+            reject_unknown_keys(guard, &["enabled", "windowSize"], "postCompactionGuard.")?;
+            if let Some(v) = opt_bool(guard, "enabled", "postCompactionGuard.enabled")? {
+                config.post_compaction_guard.enabled = v;
+            }
+            if let Some(v) = opt_count(
+                guard,
+                "windowSize",
+                "postCompactionGuard.windowSize",
+                MAX_COUNT,
+            )? {
+                config.post_compaction_guard.window_size = v;
+            }
+        }
+        if let Some(keys) = opt_string_list(map, "volatileKeys")? {
+            config.volatile_keys = VolatileKeys::with_extra(keys);
+        }
+        if let Some(tools) = opt_string_list(map, "pollTools")? {
+            config.poll_tools = tools;
+        }
+        config.check_order()?;
+        Ok(config)
+    }
+
+    fn check_order(&self) -> Result<(), GuardError> {
+        if self.critical_threshold <= self.warning_threshold {
+            return Err(GuardError::config(
+                "criticalThreshold",
+                format!(
+                    "criticalThreshold must be greater than warningThreshold ({}), got {}",
+                    self.warning_threshold, self.critical_threshold
+                ),
+            ));
+        }
+        if self.global_circuit_breaker_threshold <= self.critical_threshold {
+            return Err(GuardError::config(
+                "globalCircuitBreakerThreshold",
+                format!(
+                    "globalCircuitBreakerThreshold must be greater than criticalThreshold ({}), got {}",
+                    self.critical_threshold, self.global_circuit_breaker_threshold
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn is_poll_tool_name(&self, tool: &str) -> bool {
+        tool == "command_status" || self.poll_tools.iter().any(|t| t == tool)
+    }
+}
+
+fn reject_unknown_keys(
+    map: &Map<String, Value>,
+    known: &[&str],
+    prefix: &str,
+) -> Result<(), GuardError> {
+    match map.keys().find(|k| !known.contains(&k.as_str())) {
+        None => Ok(()),
+        Some(key) => {
+            let field = format!("{prefix}{key}");
+            Err(GuardError::config(
+                &field,
+                format!(
+                    "unknown config key {field:?}; known keys: {}",
+                    known.join(", ")
+                ),
+            ))
+        }
+    }
+}
+
+fn opt_bool(map: &Map<String, Value>, key: &str, field: &str) -> Result<Option<bool>, GuardError> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err(GuardError::config(
+            field,
+            format!("{field} must be true or false, got {}", describe(other)),
+        )),
+    }
+}
+
+fn opt_count(
+    map: &Map<String, Value>,
+    key: &str,
+    field: &str,
+    max: u64,
+) -> Result<Option<u32>, GuardError> {
+    let value = match map.get(key) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(v) => v,
+    };
+    let n = value
+        .as_f64()
+        .filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n <= max as f64);
+    match n {
+        Some(n) => Ok(Some(n as u32)),
+        None => Err(GuardError::config(
+            field,
+            format!(
+                "{field} must be a positive integer no larger than {max}, got {}",
+                describe(value)
+            ),
+        )),
+    }
+}
+
+fn opt_object<'a>(
+    map: &'a Map<String, Value>,
+    key: &str,
+    field: &str,
+) -> Result<Option<&'a Map<String, Value>>, GuardError> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(inner)) => Ok(Some(inner)),
+        Some(other) => Err(GuardError::config(
+            field,
+            format!("{field} must be an object, got {}", describe(other)),
+        )),
+    }
+}
+
+fn opt_string_list(map: &Map<String, Value>, key: &str) -> Result<Option<Vec<String>>, GuardError> {
+    let items = match map.get(key) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(items)) => items,
+        Some(other) => {
+            return Err(GuardError::config(
+                key,
+                format!("{key} must be an array of strings, got {}", describe(other)),
+            ))
+        }
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| match item {
+            Value::String(s) if !s.is_empty() => Ok(s.clone()),
+            other => Err(GuardError::config(
+                key,
+                format!(
+                    "{key}[{i}] must be a non-empty string, got {}",
+                    describe(other)
+                ),
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// A short, bounded description of a JSON value for error messages.
+pub fn describe(value: &Value) -> String {
+    let text = match value {
+        Value::Object(_) => "an object".to_owned(),
+        Value::Array(_) => "an array".to_owned(),
+        other => other.to_string(),
+    };
+    if text.chars().count() > 60 {
+        let short: String = text.chars().take(57).collect();
+        format!("{short}...")
+    } else {
+        text
+    }
+}

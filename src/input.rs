@@ -1,0 +1,238 @@
+//! Parsing of call and outcome records from JSON text, with field-named, typed errors. Records are
+//! untrusted: nothing here panics, and deep nesting or oversize text is refused before it costs much.
+
+use crate::config::describe;
+use crate::error::{ErrorCode, GuardError};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+/// The deepest nesting accepted in one field's value (serde_json's recursion limit).
+pub const MAX_DEPTH: usize = 127;
+/// Tool names longer than this are refused.
+const MAX_TOOL_NAME_BYTES: usize = 1024;
+
+/// A call as the host proposes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallInput {
+    pub run_id: Option<String>,
+    pub tool: String,
+    pub args: Value,
+    pub call_id: Option<String>,
+    pub at: Option<f64>,
+}
+
+/// A call plus what came back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutcomeInput {
+    pub call: CallInput,
+    pub result: Option<Value>,
+    pub error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct RawRecord<'a> {
+    #[serde(borrow, default)]
+    run_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    tool: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    args: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    call_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    at: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
+}
+
+pub fn parse_call(text: &str, max_bytes: u32) -> Result<CallInput, GuardError> {
+    let raw = parse_raw(text, max_bytes)?;
+    if raw.result.is_some() || raw.error.is_some() {
+        let field = if raw.result.is_some() {
+            "result"
+        } else {
+            "error"
+        };
+        return Err(GuardError::record(
+            Some(field),
+            format!("{field} belongs in record(), not in check()"),
+        ));
+    }
+    call_fields(&raw)
+}
+
+pub fn parse_outcome(text: &str, max_bytes: u32) -> Result<OutcomeInput, GuardError> {
+    let raw = parse_raw(text, max_bytes)?;
+    let call = call_fields(&raw)?;
+    Ok(OutcomeInput {
+        call,
+        result: raw.result.map(|r| json_field(r, "result")).transpose()?,
+        error: raw.error.map(|r| json_field(r, "error")).transpose()?,
+    })
+}
+
+fn parse_raw(text: &str, max_bytes: u32) -> Result<RawRecord<'_>, GuardError> {
+    if text.len() > max_bytes as usize {
+        return Err(GuardError::new(
+            ErrorCode::TooLarge,
+            None,
+            format!(
+                "record is {} bytes, larger than maxRecordBytes ({max_bytes})",
+                text.len()
+            ),
+        ));
+    }
+    serde_json::from_str::<RawRecord>(text).map_err(|e| translate(&e))
+}
+
+fn translate(error: &serde_json::Error) -> GuardError {
+    let message = error.to_string();
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        let name = rest.split('`').next().unwrap_or("");
+        return GuardError::record(
+            Some(name),
+            format!("unknown field {name:?}; a record has runId, tool, args, callId, at and (in record()) result or error"),
+        );
+    }
+    if let Some(rest) = message.strip_prefix("duplicate field `") {
+        let name = rest.split('`').next().unwrap_or("");
+        return GuardError::record(Some(name), format!("field {name:?} appears twice"));
+    }
+    if message.starts_with("invalid type") {
+        return GuardError::record(None, "a record must be a JSON object");
+    }
+    GuardError::record(None, format!("record is not valid JSON: {message}"))
+}
+
+fn call_fields(raw: &RawRecord) -> Result<CallInput, GuardError> {
+    let tool = match raw.tool.map(|r| json_field(r, "tool")).transpose()? {
+        Some(Value::String(s)) if !s.is_empty() && s.len() <= MAX_TOOL_NAME_BYTES => s,
+        Some(Value::String(s)) if s.is_empty() => {
+            return Err(GuardError::record(
+                Some("tool"),
+                "tool must be a non-empty string",
+            ))
+        }
+        Some(Value::String(s)) => {
+            return Err(GuardError::record(
+                Some("tool"),
+                format!(
+                    "tool name is {} bytes, longer than {MAX_TOOL_NAME_BYTES}",
+                    s.len()
+                ),
+            ))
+        }
+        Some(other) => {
+            return Err(GuardError::record(
+                Some("tool"),
+                format!("tool must be a non-empty string, got {}", describe(&other)),
+            ))
+        }
+        None => return Err(GuardError::record(Some("tool"), "tool is required")),
+    };
+    let args = match raw.args.map(|r| json_field(r, "args")).transpose()? {
+        None | Some(Value::Null) => Value::Object(Default::default()),
+        Some(v) => v,
+    };
+    let at = match raw.at.map(|r| json_field(r, "at")).transpose()? {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => n.as_f64().filter(|x| x.is_finite()),
+        Some(other) => {
+            return Err(GuardError::record(
+                Some("at"),
+                format!(
+                    "at must be a number of milliseconds, got {}",
+                    describe(&other)
+                ),
+            ))
+        }
+    };
+    Ok(CallInput {
+        run_id: optional_string(raw.run_id, "runId")?,
+        tool,
+        args,
+        call_id: optional_string(raw.call_id, "callId")?,
+        at,
+    })
+}
+
+fn optional_string(raw: Option<&RawValue>, field: &str) -> Result<Option<String>, GuardError> {
+    match raw.map(|r| json_field(r, field)).transpose()? {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(GuardError::record(
+            Some(field),
+            format!("{field} must be a string, got {}", describe(&other)),
+        )),
+    }
+}
+
+/// Parses one field. The record-level parse only skims nested values (without recursion), so the
+/// nesting limit is enforced here, per field, which lets the error name the field.
+fn json_field(raw: &RawValue, field: &str) -> Result<Value, GuardError> {
+    serde_json::from_str(raw.get()).map_err(|e| {
+        if e.to_string().starts_with("recursion limit exceeded") {
+            GuardError::new(
+                ErrorCode::TooDeep,
+                Some(field),
+                format!("{field} is nested deeper than {MAX_DEPTH} levels"),
+            )
+        } else {
+            GuardError::record(Some(field), format!("{field} is not valid JSON: {e}"))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn names_the_field_that_is_too_deep() {
+        let nest = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        let deep = format!("{{\"tool\":\"t\",\"args\":{}}}", nest(100_000));
+        let err = parse_call(&deep, u32::MAX).unwrap_err();
+        assert_eq!(err.code, ErrorCode::TooDeep);
+        assert_eq!(err.field.as_deref(), Some("args"));
+        let ok = format!("{{\"tool\":\"t\",\"args\":{}}}", nest(MAX_DEPTH));
+        assert!(parse_call(&ok, u32::MAX).is_ok());
+        let deep_result = format!("{{\"tool\":\"t\",\"result\":{}}}", nest(MAX_DEPTH + 1));
+        let err = parse_outcome(&deep_result, u32::MAX).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("result"));
+    }
+
+    #[test]
+    fn rejects_wrong_shapes_with_field_names() {
+        let cases = [
+            (r#"{"tool":5}"#, "tool"),
+            (r#"{"tool":""}"#, "tool"),
+            (r#"{"args":{}}"#, "tool"),
+            (r#"{"tool":"t","runId":3}"#, "runId"),
+            (r#"{"tool":"t","at":"now"}"#, "at"),
+            (r#"{"tool":"t","arguments":{}}"#, "arguments"),
+            (r#"{"tool":"t","result":1}"#, "result"),
+        ];
+        for (text, field) in cases {
+            let err = parse_call(text, u32::MAX).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidRecord, "{text}");
+            assert_eq!(err.field.as_deref(), Some(field), "{text}");
+        }
+        assert_eq!(
+            parse_call("[1]", u32::MAX).unwrap_err().code,
+            ErrorCode::InvalidRecord
+        );
+        assert_eq!(
+            parse_call("{", u32::MAX).unwrap_err().code,
+            ErrorCode::InvalidRecord
+        );
+        assert_eq!(
+            parse_call(r#"{"tool":"t"}"#, 5).unwrap_err().code,
+            ErrorCode::TooLarge
+        );
+    }
+}

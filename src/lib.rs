@@ -1,0 +1,32 @@
+//! tool-loop-guard: a content-aware guard against AI agents stuck in tool-calling loops.
+//!
+//! The host calls [`Guard::check`] before dispatching a tool call (the verdict may refuse it) and
+//! [`Guard::record`] after the result or error arrives. The guard fingerprints the tool, the
+//! arguments (RFC 8785 canonical JSON, SHA-256) and the outcome (normalised, SHA-256), keeps a
+//! bounded window per run, and runs independent detectors that escalate from a warning (a hint for
+//! the model) to a refusal to a circuit break. A loop is stuck when results stop changing.
+//!
+//! The core is pure Rust; `bindings` (wasm32 only) exposes it to JavaScript.
+#![deny(unsafe_code)]
+
+pub mod canonical;
+pub mod config;
+mod detectors;
+pub mod error;
+mod guard;
+mod history;
+pub mod input;
+mod messages;
+pub mod outcome;
+mod runs;
+pub mod stats;
+pub mod verdict;
+
+#[cfg(target_arch = "wasm32")]
+mod bindings;
+
+pub use config::Config;
+pub use error::{ErrorCode, GuardError};
+pub use guard::Guard;
+pub use stats::Stats;
+pub use verdict::{Action, DetectorId, Level, Verdict};

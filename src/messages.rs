@@ -1,0 +1,80 @@
+//! Every text the model reads: what happened, in numbers, and what to do instead.
+//! One place, so wording stays consistent and never drifts into the JS wrapper.
+
+use crate::verdict::{DetectorId, Finding, Level};
+
+/// The message for a finding about a call to `tool`.
+pub fn for_finding(finding: &Finding, tool: &str) -> String {
+    let n = finding.count;
+    let partner = finding.partner_tool.as_deref().unwrap_or("another tool");
+    match (finding.detector, finding.level) {
+        (DetectorId::GenericRepeat, Level::Warning) => format!(
+            "Loop warning: you have called `{tool}` with identical arguments {n} times in this run. \
+             If the result is not changing, repeating the call will not help: change the arguments, \
+             try a different approach, or answer with what you already know."
+        ),
+        (DetectorId::GenericRepeat, _) => format!(
+            "Refused: `{tool}` was called with identical arguments and returned the identical result \
+             {n} times in a row, so another identical call cannot produce anything new. Do not retry it. \
+             Change your approach, or tell the user what you tried and that this step could not be completed."
+        ),
+        (DetectorId::KnownPollNoProgress, Level::Warning) => format!(
+            "Loop warning: polling `{tool}` has returned the same status {n} times in a row. The process \
+             shows no progress. Wait longer before polling again, check it another way, or stop polling \
+             and report its current state."
+        ),
+        (DetectorId::KnownPollNoProgress, _) => format!(
+            "Refused: `{tool}` returned the same status {n} polls in a row with no progress. Stop polling. \
+             Report the current state to the user, or act on the process (inspect its logs, stop or restart it)."
+        ),
+        (DetectorId::PingPong, Level::Warning) => format!(
+            "Loop warning: you are alternating between `{tool}` and `{partner}` ({n} calls) without \
+             getting anywhere new. Step back: decide what information is still missing and get it a \
+             different way, or answer with what you have."
+        ),
+        (DetectorId::PingPong, _) => format!(
+            "Refused: alternating between `{tool}` and `{partner}` has returned the same results for {n} \
+             calls. The cycle is not making progress. Do not continue it: change approach, or tell the \
+             user what is blocking you."
+        ),
+        (DetectorId::UnknownToolRepeat, _) => format!(
+            "Refused: the tool `{tool}` does not exist here; calls to it failed {n} times. Do not call it \
+             again. Use only the tools you were given, or answer without this tool."
+        ),
+        (DetectorId::GlobalCircuitBreaker, _) => format!(
+            "Stopped: this run made {n} calls to `{tool}` without progress (identical results or refused \
+             calls). The run is ending now. Give your final answer from what you already know, and say \
+             plainly which part of the task could not be completed."
+        ),
+        (DetectorId::PostCompactionLoop, _) => format!(
+            "Stopped: after the conversation was compacted, `{tool}` was called {n} times in a row with the \
+             same arguments and got the same result, so the loop from before compaction has resumed. The \
+             run is ending now. Give your final answer from what you already know."
+        ),
+    }
+}
+
+/// The warning sent with a result when the identical next call would be refused.
+pub fn forecast(finding: &Finding, tool: &str) -> String {
+    let n = finding.count;
+    let reason = match finding.detector {
+        DetectorId::GenericRepeat => format!("it has returned the same result {n} times in a row"),
+        DetectorId::KnownPollNoProgress => {
+            format!("it has returned the same status {n} polls in a row")
+        }
+        DetectorId::UnknownToolRepeat => format!("the tool was reported missing {n} times"),
+        DetectorId::GlobalCircuitBreaker => format!("{n} calls to it made no progress"),
+        DetectorId::PingPong | DetectorId::PostCompactionLoop => {
+            format!("{n} calls made no progress")
+        }
+    };
+    let consequence = if finding.level == Level::CircuitBreak {
+        "will end this run"
+    } else {
+        "will be refused"
+    };
+    format!(
+        "Loop warning: calling `{tool}` again with the same arguments {consequence}, because {reason}. \
+         Use this result, change your approach, or finish with what you know."
+    )
+}
