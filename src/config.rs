@@ -4,7 +4,9 @@
 
 use crate::error::GuardError;
 use crate::outcome::VolatileKeys;
+use crate::tools::ToolSettings;
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 
 /// Which detectors of the reference set are on (OpenClaw's `detectors` block).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +14,20 @@ pub struct DetectorSwitches {
     pub generic_repeat: bool,
     pub known_poll_no_progress: bool,
     pub ping_pong: bool,
+    pub cycle: bool,
+    pub stall: bool,
+    pub error_repeat: bool,
+}
+
+/// What the host does with verdicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// Warn, block and stop as the levels say.
+    Enforce,
+    /// Never block or stop: a refusal becomes a warning that carries its message as the hint.
+    Inject,
+    /// Always allow; verdicts carry `wouldBe` so false positives can be measured first.
+    Shadow,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,10 +46,21 @@ pub struct Config {
     pub global_circuit_breaker_threshold: u32,
     pub detectors: DetectorSwitches,
     pub post_compaction_guard: PostCompactionGuard,
-    /// Ping-pong turns critical after this many stable laps instead of `criticalThreshold` calls.
+    /// Ping-pong and cycles turn critical after this many stable laps instead of
+    /// `criticalThreshold` calls.
     pub critical_laps: Option<u32>,
+    /// Longest cycle `cycle` looks for (periods 3..=this).
+    pub max_cycle_period: u32,
+    /// Calls per run; the call after the cap stops the run.
+    pub max_turns: Option<u32>,
+    /// An identical poll this long after the previous one is patient.
+    pub patient_poll_ms: f64,
+    /// Patient polling escalates past a warning only after this much polling time.
+    pub poll_budget_ms: f64,
+    pub policy: Policy,
     pub volatile_keys: VolatileKeys,
     pub poll_tools: Vec<String>,
+    pub tools: HashMap<String, ToolSettings>,
     pub max_runs: u32,
     pub max_record_bytes: u32,
 }
@@ -56,14 +83,23 @@ impl Default for Config {
                 generic_repeat: true,
                 known_poll_no_progress: true,
                 ping_pong: true,
+                cycle: true,
+                stall: true,
+                error_repeat: true,
             },
             post_compaction_guard: PostCompactionGuard {
                 enabled: true,
                 window_size: 3,
             },
             critical_laps: None,
+            max_cycle_period: 8,
+            max_turns: None,
+            patient_poll_ms: 30_000.0,
+            poll_budget_ms: 7_200_000.0,
+            policy: Policy::Enforce,
             volatile_keys: VolatileKeys::default(),
             poll_tools: Vec::new(),
+            tools: HashMap::new(),
             max_runs: 100_000,
             max_record_bytes: 32 * 1024 * 1024,
         }
@@ -71,13 +107,15 @@ impl Default for Config {
 }
 
 /// The `strict` preset: an identical call with an identical result is warned at its 2nd call,
-/// blocked at its 4th (three identical outcomes) and stops the run at its 6th.
+/// blocked at its 4th (three identical outcomes) and stops the run at its 6th; ping-pong and
+/// cycles are blocked after three stable laps; a run stops after 40 calls.
 fn apply_strict(config: &mut Config) {
     config.warning_threshold = 2;
     config.critical_threshold = 3;
     config.global_circuit_breaker_threshold = 5;
     config.unknown_tool_threshold = 3;
     config.critical_laps = Some(3);
+    config.max_turns = Some(40);
 }
 
 const TOP_LEVEL_KEYS: &[&str] = &[
@@ -91,6 +129,12 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "detectors",
     "postCompactionGuard",
     "criticalLaps",
+    "maxCyclePeriod",
+    "maxTurns",
+    "patientPollMs",
+    "pollBudgetMs",
+    "policy",
+    "tools",
     "volatileKeys",
     "pollTools",
     "maxRuns",
@@ -168,10 +212,64 @@ impl Config {
                 config.critical_laps = opt_count(map, "criticalLaps", "criticalLaps", MAX_COUNT)?
             }
         }
+        match map.get("maxTurns") {
+            None => {}
+            Some(Value::Null) => config.max_turns = None,
+            Some(_) => config.max_turns = opt_count(map, "maxTurns", "maxTurns", MAX_COUNT)?,
+        }
+        if let Some(period) = opt_count(map, "maxCyclePeriod", "maxCyclePeriod", MAX_CYCLE_PERIOD)?
+        {
+            if period < 3 {
+                return Err(GuardError::config(
+                    "maxCyclePeriod",
+                    format!(
+                        "maxCyclePeriod must be at least 3 (period 2 is ping_pong), got {period}"
+                    ),
+                ));
+            }
+            config.max_cycle_period = period;
+        }
+        for (key, slot) in [
+            ("patientPollMs", &mut config.patient_poll_ms),
+            ("pollBudgetMs", &mut config.poll_budget_ms),
+        ] {
+            if let Some(ms) = opt_millis(map, key)? {
+                *slot = ms;
+            }
+        }
+        match map.get("policy") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) if s == "enforce" => config.policy = Policy::Enforce,
+            Some(Value::String(s)) if s == "inject" => config.policy = Policy::Inject,
+            Some(Value::String(s)) if s == "shadow" => config.policy = Policy::Shadow,
+            Some(other) => {
+                return Err(GuardError::config(
+                    "policy",
+                    format!(
+                        "policy must be \"enforce\", \"inject\" or \"shadow\", got {}",
+                        describe(other)
+                    ),
+                ))
+            }
+        }
+        if let Some(tools) = opt_object(map, "tools", "tools")? {
+            for (name, value) in tools {
+                config
+                    .tools
+                    .insert(name.clone(), ToolSettings::parse(name, value)?);
+            }
+        }
         if let Some(detectors) = opt_object(map, "detectors", "detectors")? {
             reject_unknown_keys(
                 detectors,
-                &["genericRepeat", "knownPollNoProgress", "pingPong"],
+                &[
+                    "genericRepeat",
+                    "knownPollNoProgress",
+                    "pingPong",
+                    "cycle",
+                    "stall",
+                    "errorRepeat",
+                ],
                 "detectors.",
             )?;
             let switches = &mut config.detectors;
@@ -179,6 +277,9 @@ impl Config {
                 ("genericRepeat", &mut switches.generic_repeat),
                 ("knownPollNoProgress", &mut switches.known_poll_no_progress),
                 ("pingPong", &mut switches.ping_pong),
+                ("cycle", &mut switches.cycle),
+                ("stall", &mut switches.stall),
+                ("errorRepeat", &mut switches.error_repeat),
             ] {
                 if let Some(v) = opt_bool(detectors, key, &format!("detectors.{key}"))? {
                     *slot = v;
@@ -199,10 +300,10 @@ impl Config {
                 config.post_compaction_guard.window_size = v;
             }
         }
-        if let Some(keys) = opt_string_list(map, "volatileKeys")? {
+        if let Some(keys) = opt_string_list(map, "volatileKeys", "volatileKeys")? {
             config.volatile_keys = VolatileKeys::with_extra(keys);
         }
-        if let Some(tools) = opt_string_list(map, "pollTools")? {
+        if let Some(tools) = opt_string_list(map, "pollTools", "pollTools")? {
             config.poll_tools = tools;
         }
         config.check_order()?;
@@ -210,14 +311,21 @@ impl Config {
     }
 
     fn check_order(&self) -> Result<(), GuardError> {
-        if self.critical_threshold <= self.warning_threshold {
-            return Err(GuardError::config(
-                "criticalThreshold",
-                format!(
-                    "criticalThreshold must be greater than warningThreshold ({}), got {}",
-                    self.warning_threshold, self.critical_threshold
-                ),
-            ));
+        check_pair("", self.warning_threshold, self.critical_threshold)?;
+        for (name, tool) in &self.tools {
+            let prefix = format!("tools.{name}.");
+            let warning = tool.warning_threshold.unwrap_or(self.warning_threshold);
+            let critical = tool.critical_threshold.unwrap_or(self.critical_threshold);
+            check_pair(&prefix, warning, critical)?;
+            if critical >= self.global_circuit_breaker_threshold {
+                return Err(GuardError::config(
+                    &format!("{prefix}criticalThreshold"),
+                    format!(
+                        "{prefix}criticalThreshold must be less than globalCircuitBreakerThreshold ({}), got {critical}",
+                        self.global_circuit_breaker_threshold
+                    ),
+                ));
+            }
         }
         if self.global_circuit_breaker_threshold <= self.critical_threshold {
             return Err(GuardError::config(
@@ -231,12 +339,50 @@ impl Config {
         Ok(())
     }
 
-    pub fn is_poll_tool_name(&self, tool: &str) -> bool {
-        tool == "command_status" || self.poll_tools.iter().any(|t| t == tool)
+    /// Warning and critical thresholds for `tool`, after its per-tool overrides.
+    pub fn thresholds_for(&self, tool: &str) -> (u32, u32) {
+        let settings = self.tools.get(tool);
+        (
+            settings
+                .and_then(|s| s.warning_threshold)
+                .unwrap_or(self.warning_threshold),
+            settings
+                .and_then(|s| s.critical_threshold)
+                .unwrap_or(self.critical_threshold),
+        )
     }
 }
 
-fn reject_unknown_keys(
+const MAX_CYCLE_PERIOD: u64 = 32;
+
+/// `warning < critical`, reported against the critical field under `prefix`.
+fn check_pair(prefix: &str, warning: u32, critical: u32) -> Result<(), GuardError> {
+    if critical > warning {
+        return Ok(());
+    }
+    Err(GuardError::config(
+        &format!("{prefix}criticalThreshold"),
+        format!("{prefix}criticalThreshold must be greater than {prefix}warningThreshold ({warning}), got {critical}"),
+    ))
+}
+
+fn opt_millis(map: &Map<String, Value>, key: &str) -> Result<Option<f64>, GuardError> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) if n.as_f64().is_some_and(|x| x.is_finite() && x > 0.0) => {
+            Ok(n.as_f64())
+        }
+        Some(other) => Err(GuardError::config(
+            key,
+            format!(
+                "{key} must be a positive number of milliseconds, got {}",
+                describe(other)
+            ),
+        )),
+    }
+}
+
+pub(crate) fn reject_unknown_keys(
     map: &Map<String, Value>,
     known: &[&str],
     prefix: &str,
@@ -267,7 +413,7 @@ fn opt_bool(map: &Map<String, Value>, key: &str, field: &str) -> Result<Option<b
     }
 }
 
-fn opt_count(
+pub(crate) fn opt_count(
     map: &Map<String, Value>,
     key: &str,
     field: &str,
@@ -292,7 +438,7 @@ fn opt_count(
     }
 }
 
-fn opt_object<'a>(
+pub(crate) fn opt_object<'a>(
     map: &'a Map<String, Value>,
     key: &str,
     field: &str,
@@ -307,14 +453,21 @@ fn opt_object<'a>(
     }
 }
 
-fn opt_string_list(map: &Map<String, Value>, key: &str) -> Result<Option<Vec<String>>, GuardError> {
+pub(crate) fn opt_string_list(
+    map: &Map<String, Value>,
+    key: &str,
+    field: &str,
+) -> Result<Option<Vec<String>>, GuardError> {
     let items = match map.get(key) {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Array(items)) => items,
         Some(other) => {
             return Err(GuardError::config(
-                key,
-                format!("{key} must be an array of strings, got {}", describe(other)),
+                field,
+                format!(
+                    "{field} must be an array of strings, got {}",
+                    describe(other)
+                ),
             ))
         }
     };
@@ -324,9 +477,9 @@ fn opt_string_list(map: &Map<String, Value>, key: &str) -> Result<Option<Vec<Str
         .map(|(i, item)| match item {
             Value::String(s) if !s.is_empty() => Ok(s.clone()),
             other => Err(GuardError::config(
-                key,
+                field,
                 format!(
-                    "{key}[{i}] must be a non-empty string, got {}",
+                    "{field}[{i}] must be a non-empty string, got {}",
                     describe(other)
                 ),
             )),

@@ -1,16 +1,17 @@
 //! The guard: parses records, keeps the run table, runs the detectors and turns findings into
 //! verdicts. This is the whole native API; the wasm bindings only translate to and from it.
 
-use crate::canonical::{digest_json, KeepAll};
+use crate::canonical::{digest_json, Digest, KeepAll};
 use crate::config::Config;
-use crate::detectors::{evaluate, should_emit_warning, Proposal};
+use crate::detectors::{decide, Proposal};
 use crate::error::GuardError;
 use crate::history::{CallRecord, CompactionWatch, RecordState, Run};
 use crate::input::{parse_call, parse_outcome, CallInput};
-use crate::outcome::{digest_outcome, is_poll_action};
+use crate::outcome::{digest_outcome, without_pointers, OutcomeDigest, ToolVolatileKeys};
 use crate::runs::RunTable;
 use crate::stats::Stats;
-use crate::verdict::{DetectorId, Finding, Level, Verdict};
+use crate::tools::kind_of;
+use crate::verdict::{Action, DetectorId, Finding, Level, Verdict};
 use serde_json::Value;
 
 pub struct Guard {
@@ -97,8 +98,26 @@ impl Guard {
         stats
     }
 
-    fn is_poll(&self, tool: &str, args: &Value) -> bool {
-        self.config.is_poll_tool_name(tool) || (tool == "process" && is_poll_action(args))
+    /// The proposal for `call`, with its per-tool settings resolved.
+    fn proposal<'a>(
+        config: &Config,
+        run: &Run,
+        call: &'a CallInput,
+        args: Digest,
+        now_ms: f64,
+    ) -> Proposal<'a> {
+        let settings = config.tools.get(&call.tool);
+        let (warning_threshold, critical_threshold) = config.thresholds_for(&call.tool);
+        Proposal {
+            tool: &call.tool,
+            tool_index: run.find_tool(&call.tool),
+            args,
+            kind: kind_of(&call.tool, &call.args, settings, &config.poll_tools),
+            at: call.at.unwrap_or(now_ms),
+            warning_threshold,
+            critical_threshold,
+            cap: settings.and_then(|s| s.cap),
+        }
     }
 
     fn check_call(&mut self, call: &CallInput, now_ms: f64) -> Verdict {
@@ -107,40 +126,29 @@ impl Guard {
             return Verdict::allow(&call.tool, run_id);
         }
         let args = digest_json(&call.args, &KeepAll);
-        let is_poll = self.is_poll(&call.tool, &call.args);
         let config = &self.config;
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
-        let proposal = Proposal {
-            tool_index: run.find_tool(&call.tool),
-            args,
-            is_poll,
-        };
-        let (verdict, warned, vetoed) = match evaluate(run, &proposal, config) {
-            None => (Verdict::allow(&call.tool, run_id), None, false),
-            Some(found) if found.level == Level::Warning => {
-                if should_emit_warning(run, &proposal, &found) {
-                    (
-                        Verdict::from_finding(&found, &call.tool, run_id),
-                        Some(found.detector),
-                        false,
-                    )
-                } else {
-                    (Verdict::allow(&call.tool, run_id), None, false)
-                }
+        let proposal = Self::proposal(config, run, call, args, now_ms);
+        let (verdict, warned) = match decide(run, &proposal, config) {
+            None => (Verdict::allow(&call.tool, run_id), None),
+            Some(found) => {
+                let warned = (found.level == Level::Warning).then_some(found.detector);
+                (Verdict::from_finding(&found, &call.tool, run_id), warned)
             }
-            Some(found) => (
-                Verdict::from_finding(&found, &call.tool, run_id),
-                None,
-                true,
-            ),
         };
+        let verdict = verdict.under_policy(config.policy);
+        let vetoed = matches!(verdict.action, Action::Block | Action::Stop);
+        run.turns = run.turns.saturating_add(1);
+        if let (Some(cap), false) = (proposal.cap, vetoed) {
+            run.log_capped_call(&call.tool, proposal.at, cap.calls);
+        }
         let record = CallRecord {
             seq: 0,
             tool: run.intern_tool(&call.tool, history_size),
             args,
             call_id: call.call_id.as_deref().map(call_id_hash),
-            at: call.at.unwrap_or(now_ms),
+            at: proposal.at,
             state: RecordState::Pending,
             warned,
             same_outcome_run: 0,
@@ -164,10 +172,9 @@ impl Guard {
         if !self.config.enabled {
             return Verdict::allow(&call.tool, run_id);
         }
-        let args = digest_json(&call.args, &KeepAll);
-        let is_poll = self.is_poll(&call.tool, &call.args);
         let config = &self.config;
-        let outcome = digest_outcome(&call.tool, &call.args, result, error, &config.volatile_keys);
+        let args = digest_json(&call.args, &KeepAll);
+        let outcome = digest_tool_outcome(config, call, result, error);
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
         let tool = run.intern_tool(&call.tool, history_size);
@@ -196,6 +203,7 @@ impl Guard {
             index,
             RecordState::Completed {
                 outcome: outcome.digest,
+                is_error: outcome.is_error,
                 missing_tool: outcome.missing_tool,
             },
         );
@@ -204,19 +212,45 @@ impl Guard {
             if let Some(found) =
                 post_compaction_step(run, triple, config.post_compaction_guard.window_size)
             {
-                return Verdict::from_finding(&found, &call.tool, run_id);
+                return Verdict::from_finding(&found, &call.tool, run_id)
+                    .under_policy(config.policy);
             }
         }
-        let next_identical = Proposal {
-            tool_index: run.find_tool(&call.tool),
-            args,
-            is_poll,
-        };
-        match evaluate(run, &next_identical, config) {
+        let next_identical = Self::proposal(config, run, call, args, now_ms);
+        let verdict = match decide(run, &next_identical, config) {
             Some(found) if found.level >= Level::Critical => {
                 Verdict::forecast(&found, &call.tool, run_id)
             }
             _ => Verdict::allow(&call.tool, run_id),
+        };
+        verdict.under_policy(config.policy)
+    }
+}
+
+/// The outcome digest of `call`, after the tool's own ignored keys and JSON pointers.
+fn digest_tool_outcome(
+    config: &Config,
+    call: &CallInput,
+    result: Option<&Value>,
+    error: Option<&Value>,
+) -> OutcomeDigest {
+    let settings = config.tools.get(&call.tool);
+    let keys = ToolVolatileKeys {
+        global: &config.volatile_keys,
+        tool: settings.map_or(&[][..], |s| &s.ignore_keys),
+    };
+    match settings.filter(|s| !s.ignore_pointers.is_empty()) {
+        None => digest_outcome(&call.tool, &call.args, result, error, &keys),
+        Some(settings) => {
+            let strip = |v: &Value| without_pointers(v, &settings.ignore_pointers);
+            let (result, error) = (result.map(strip), error.map(strip));
+            digest_outcome(
+                &call.tool,
+                &call.args,
+                result.as_ref(),
+                error.as_ref(),
+                &keys,
+            )
         }
     }
 }
@@ -225,7 +259,7 @@ impl Guard {
 /// after compaction are the same (tool, args, outcome) triple.
 fn post_compaction_step(
     run: &mut Run,
-    triple: (String, crate::canonical::Digest, crate::canonical::Digest),
+    triple: (String, Digest, Digest),
     window: u32,
 ) -> Option<Finding> {
     let watch = run.compaction.as_mut()?;
@@ -241,13 +275,12 @@ fn post_compaction_step(
     let identical = watch.identical;
     if identical >= window {
         run.compaction = None;
-        return Some(Finding {
-            detector: DetectorId::PostCompactionLoop,
-            level: Level::CircuitBreak,
-            count: identical,
-            threshold: window,
-            partner_tool: None,
-        });
+        return Some(Finding::new(
+            DetectorId::PostCompactionLoop,
+            Level::CircuitBreak,
+            identical,
+            window,
+        ));
     }
     if watch.remaining == 0 {
         run.compaction = None;

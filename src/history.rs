@@ -11,7 +11,11 @@ pub enum RecordState {
     /// Checked and allowed; the outcome has not arrived yet.
     Pending,
     /// The outcome is attached.
-    Completed { outcome: Digest, missing_tool: bool },
+    Completed {
+        outcome: Digest,
+        is_error: bool,
+        missing_tool: bool,
+    },
     /// The guard refused the call; it never ran.
     Vetoed,
 }
@@ -55,6 +59,10 @@ impl CallRecord {
         self.state == RecordState::Vetoed
     }
 
+    pub fn is_error(&self) -> bool {
+        matches!(self.state, RecordState::Completed { is_error: true, .. })
+    }
+
     pub fn reported_missing(&self) -> bool {
         matches!(
             self.state,
@@ -87,6 +95,10 @@ pub struct Run {
     /// Records before this sequence number do not count towards streaks (host-reported progress).
     pub progress_floor: u64,
     pub compaction: Option<CompactionWatch>,
+    /// Calls checked in this run (for `maxTurns`).
+    pub turns: u32,
+    /// Times of the allowed calls of capped tools, at most `cap.calls` each.
+    cap_log: Vec<(String, VecDeque<f64>)>,
 }
 
 impl Run {
@@ -212,6 +224,31 @@ impl Run {
             RecordState::Vetoed => self.trailing_vetoes = self.trailing_vetoes.saturating_add(1),
             RecordState::Completed { .. } => self.trailing_vetoes = 0,
             RecordState::Pending => {}
+        }
+    }
+
+    /// Times of the recent allowed calls of a capped tool.
+    pub fn cap_times(&self, tool: &str) -> Option<&VecDeque<f64>> {
+        self.cap_log
+            .iter()
+            .find(|(t, _)| t == tool)
+            .map(|(_, times)| times)
+    }
+
+    /// Notes an allowed call of a capped tool, keeping the newest `keep` times.
+    pub fn log_capped_call(&mut self, tool: &str, at: f64, keep: u32) {
+        let index = match self.cap_log.iter().position(|(t, _)| t == tool) {
+            Some(i) => i,
+            None => {
+                self.cap_log.push((tool.to_owned(), VecDeque::new()));
+                self.cap_log.len() - 1
+            }
+        };
+        if let Some((_, times)) = self.cap_log.get_mut(index) {
+            times.push_back(at);
+            while times.len() > keep as usize {
+                times.pop_front();
+            }
         }
     }
 

@@ -20,6 +20,7 @@ mod messages;
 pub mod outcome;
 mod runs;
 pub mod stats;
+mod tools;
 pub mod verdict;
 
 #[cfg(target_arch = "wasm32")]

@@ -46,6 +46,50 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
              calls). The run is ending now. Give your final answer from what you already know, and say \
              plainly which part of the task could not be completed."
         ),
+        (DetectorId::Cycle, Level::Warning) => format!(
+            "Loop warning: your last {n} calls repeat the same sequence of tool calls, ending with \
+             `{tool}`. Repeating the sequence again will give the same answers. Decide what is still \
+             missing and get it another way, or answer with what you have."
+        ),
+        (DetectorId::Cycle, _) => format!(
+            "Refused: the same sequence of tool calls ending with `{tool}` has repeated for {n} calls with \
+             identical results at every step. Do not go round again: change approach, or tell the user \
+             what is blocking you."
+        ),
+        (DetectorId::Stall, Level::Warning) => format!(
+            "Loop warning: `{tool}` has returned the identical result {n} times in a row although you \
+             changed the arguments each time. Varying the arguments is not helping. Try a different tool \
+             or approach, or answer with what you know."
+        ),
+        (DetectorId::Stall, _) => format!(
+            "Refused: `{tool}` returned the identical result {n} times in a row for different arguments; \
+             more variations will not change it. Stop calling `{tool}` for this. Use another approach, or \
+             tell the user what you found and what you could not find."
+        ),
+        (DetectorId::ErrorRepeat, Level::Warning) => format!(
+            "Loop warning: `{tool}` has failed with the same error {n} times in a row. Read the error \
+             message and fix its cause before calling the tool again, or try something else."
+        ),
+        (DetectorId::ErrorRepeat, _) => format!(
+            "Refused: `{tool}` failed with the identical error {n} times in a row. Retrying will fail the \
+             same way. Do not call it again until its cause is fixed; otherwise report the failure to the \
+             user."
+        ),
+        (DetectorId::MaxTurns, _) => format!(
+            "Stopped: this run has reached its limit of {limit} tool calls. Do not call any more tools. \
+             Give your final answer now from what you already know, and say what is left undone.",
+            limit = finding.threshold
+        ),
+        (DetectorId::ToolCap, _) => {
+            let wait_s = (finding.retry_after_ms.unwrap_or(0.0) / 1000.0).ceil();
+            let window_s = finding.window_ms.unwrap_or(0.0) / 1000.0;
+            format!(
+                "Refused: `{tool}` may be called at most {limit} times in {window_s} seconds and that limit \
+                 is reached. It may be called again in {wait_s} seconds. Meanwhile work with the results \
+                 you already have.",
+                limit = finding.threshold
+            )
+        }
         (DetectorId::PostCompactionLoop, _) => format!(
             "Stopped: after the conversation was compacted, `{tool}` was called {n} times in a row with the \
              same arguments and got the same result, so the loop from before compaction has resumed. The \
@@ -64,7 +108,16 @@ pub fn forecast(finding: &Finding, tool: &str) -> String {
         }
         DetectorId::UnknownToolRepeat => format!("the tool was reported missing {n} times"),
         DetectorId::GlobalCircuitBreaker => format!("{n} calls to it made no progress"),
-        DetectorId::PingPong | DetectorId::PostCompactionLoop => {
+        DetectorId::ErrorRepeat => format!("it failed with the same error {n} times in a row"),
+        DetectorId::Stall => {
+            format!("it returned the identical result {n} times for different arguments")
+        }
+        DetectorId::MaxTurns => format!("the run has used its {n} tool calls"),
+        DetectorId::ToolCap => format!(
+            "its limit of {} calls in its time window is reached",
+            finding.threshold
+        ),
+        DetectorId::PingPong | DetectorId::Cycle | DetectorId::PostCompactionLoop => {
             format!("{n} calls made no progress")
         }
     };

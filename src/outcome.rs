@@ -57,6 +57,43 @@ impl KeyFilter for VolatileKeys {
     }
 }
 
+/// The volatile keys for one tool's outcomes: the global list plus the tool's own `ignore` keys.
+pub struct ToolVolatileKeys<'a> {
+    pub global: &'a VolatileKeys,
+    pub tool: &'a [String],
+}
+
+impl KeyFilter for ToolVolatileKeys<'_> {
+    fn drops(&self, key: &str) -> bool {
+        self.global.drops(key) || self.tool.iter().any(|k| k == key)
+    }
+}
+
+/// A copy of `value` without the members at `pointers` (RFC 6901; missing paths are ignored).
+pub fn without_pointers(value: &Value, pointers: &[String]) -> Value {
+    let mut copy = value.clone();
+    for pointer in pointers {
+        let Some((parent, last)) = pointer.rsplit_once('/') else {
+            continue;
+        };
+        let key = last.replace("~1", "/").replace("~0", "~");
+        match copy.pointer_mut(parent) {
+            Some(Value::Object(map)) => {
+                map.remove(&key);
+            }
+            Some(Value::Array(items)) => {
+                if let Ok(index) = key.parse::<usize>() {
+                    if index < items.len() {
+                        items.remove(index);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    copy
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Result = b'r' as isize,
@@ -85,7 +122,7 @@ pub fn digest_outcome(
     args: &Value,
     result: Option<&Value>,
     error: Option<&Value>,
-    keys: &VolatileKeys,
+    keys: &dyn KeyFilter,
 ) -> OutcomeDigest {
     let mut parts = Vec::new();
     match error.filter(|e| !e.is_null()) {
@@ -130,7 +167,7 @@ fn finish(kind: Kind, parts: &[Part], missing_tool: bool) -> OutcomeDigest {
 
 /// An error hashes as its name and message (never its stack); returns the message for the
 /// missing-tool check.
-fn error_parts(error: &Value, keys: &VolatileKeys, parts: &mut Vec<Part>) -> Option<String> {
+fn error_parts(error: &Value, keys: &dyn KeyFilter, parts: &mut Vec<Part>) -> Option<String> {
     match error {
         Value::String(message) => {
             parts.push(Part::Text(sha256(b"")));
@@ -162,7 +199,7 @@ fn result_parts(
     tool: &str,
     args: &Value,
     result: &Value,
-    keys: &VolatileKeys,
+    keys: &dyn KeyFilter,
     parts: &mut Vec<Part>,
 ) -> (Kind, bool) {
     let Value::Object(map) = result else {
@@ -216,7 +253,7 @@ fn result_parts(
 fn exec_like_parts(
     details: &Map<String, Value>,
     texts: &[&str],
-    keys: &VolatileKeys,
+    keys: &dyn KeyFilter,
     parts: &mut Vec<Part>,
 ) {
     let mut state = Map::new();

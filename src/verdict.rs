@@ -1,6 +1,7 @@
 //! Verdicts: levels, actions, detector ids and the typed data handed back to the host.
 //! The texts themselves live in `messages.rs`.
 
+use crate::config::Policy;
 use crate::messages;
 use serde::Serialize;
 
@@ -45,16 +46,26 @@ pub enum DetectorId {
     GenericRepeat,
     PingPong,
     PostCompactionLoop,
+    Cycle,
+    Stall,
+    ErrorRepeat,
+    MaxTurns,
+    ToolCap,
 }
 
 impl DetectorId {
-    pub const ALL: [DetectorId; 6] = [
+    pub const ALL: [DetectorId; 11] = [
         DetectorId::GlobalCircuitBreaker,
         DetectorId::UnknownToolRepeat,
         DetectorId::KnownPollNoProgress,
         DetectorId::GenericRepeat,
         DetectorId::PingPong,
         DetectorId::PostCompactionLoop,
+        DetectorId::Cycle,
+        DetectorId::Stall,
+        DetectorId::ErrorRepeat,
+        DetectorId::MaxTurns,
+        DetectorId::ToolCap,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -65,12 +76,17 @@ impl DetectorId {
             DetectorId::GenericRepeat => "generic_repeat",
             DetectorId::PingPong => "ping_pong",
             DetectorId::PostCompactionLoop => "post_compaction_loop",
+            DetectorId::Cycle => "cycle",
+            DetectorId::Stall => "stall",
+            DetectorId::ErrorRepeat => "error_repeat",
+            DetectorId::MaxTurns => "max_turns",
+            DetectorId::ToolCap => "tool_cap",
         }
     }
 }
 
 /// What one detector found about one call.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
     pub detector: DetectorId,
     pub level: Level,
@@ -78,6 +94,23 @@ pub struct Finding {
     pub threshold: u32,
     /// The other tool of a ping-pong pair.
     pub partner_tool: Option<String>,
+    /// `tool_cap`: how long until the tool may be called again, and the cap's window.
+    pub retry_after_ms: Option<f64>,
+    pub window_ms: Option<f64>,
+}
+
+impl Finding {
+    pub fn new(detector: DetectorId, level: Level, count: u32, threshold: u32) -> Finding {
+        Finding {
+            detector,
+            level,
+            count,
+            threshold,
+            partner_tool: None,
+            retry_after_ms: None,
+            window_ms: None,
+        }
+    }
 }
 
 /// What the model is told and the numbers behind it, returned as the tool result when a call is
@@ -99,6 +132,18 @@ pub struct Observed {
     pub level: Level,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partner_tool: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window_ms: Option<f64>,
+}
+
+/// Under the `shadow` policy: what the verdict would have been under `enforce`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WouldBe {
+    pub action: Action,
+    pub level: Level,
+    pub detector: Option<DetectorId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -116,6 +161,8 @@ pub struct Verdict {
     pub hint: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refusal: Option<Refusal>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub would_be: Option<WouldBe>,
 }
 
 impl Verdict {
@@ -131,6 +178,7 @@ impl Verdict {
             message: None,
             hint: None,
             refusal: None,
+            would_be: None,
         }
     }
 
@@ -149,6 +197,8 @@ impl Verdict {
                 threshold: finding.threshold,
                 level: finding.level,
                 partner_tool: finding.partner_tool.clone(),
+                retry_after_ms: finding.retry_after_ms,
+                window_ms: finding.window_ms,
             },
         });
         Verdict {
@@ -162,6 +212,7 @@ impl Verdict {
             message: Some(message),
             hint,
             refusal,
+            would_be: None,
         }
     }
 
@@ -179,6 +230,32 @@ impl Verdict {
             message: Some(message.clone()),
             hint: Some(message),
             refusal: None,
+            would_be: None,
         }
+    }
+
+    /// Adapts an `enforce` verdict to the configured policy.
+    pub fn under_policy(mut self, policy: Policy) -> Verdict {
+        match policy {
+            Policy::Enforce => {}
+            Policy::Inject => {
+                if matches!(self.action, Action::Block | Action::Stop) {
+                    self.action = Action::Warn;
+                    self.hint = self.message.clone();
+                    self.refusal = None;
+                }
+            }
+            Policy::Shadow => {
+                self.would_be = Some(WouldBe {
+                    action: self.action,
+                    level: self.level,
+                    detector: self.detector,
+                });
+                self.action = Action::Allow;
+                self.hint = None;
+                self.refusal = None;
+            }
+        }
+        self
     }
 }

@@ -12,7 +12,20 @@ use std::fs;
 use std::path::Path;
 use tool_loop_guard::{Guard, GuardError, Verdict};
 
-const CALL_KEYS: [&str; 5] = ["runId", "tool", "args", "callId", "at"];
+/// Step keys that drive the runner and are not part of the record.
+const RUNNER_KEYS: [&str; 11] = [
+    "op",
+    "expect",
+    "expectError",
+    "about",
+    "repeat",
+    "cycle",
+    "check",
+    "record",
+    "atStep",
+    "atGrowth",
+    "atStepMax",
+];
 
 fn verdict_string(v: &Verdict) -> String {
     let s = serde_json::to_value(v).unwrap();
@@ -45,22 +58,31 @@ fn substitute(value: &Value, i: u64) -> Value {
 }
 
 /// The record JSON for a step: call keys (plus result/error for outcomes), `{i}` substituted.
-fn record_json(step: &Value, outcome: bool, i: u64) -> String {
+/// The record JSON for a step or a `calls` entry: every key but the runner's own, `{i}`
+/// substituted, `at` advanced per iteration. `with_outcome: false` leaves out result and error
+/// (the check half of a `calls` iteration).
+fn record_json(step: &Value, with_outcome: bool, i: u64) -> String {
     let mut map = Map::new();
-    let mut keys: Vec<&str> = CALL_KEYS.to_vec();
-    if outcome {
-        keys.extend(["result", "error"]);
-    }
-    for key in keys {
-        if let Some(v) = step.get(key) {
-            map.insert(key.to_owned(), substitute(v, i));
+    for (key, value) in step.as_object().unwrap() {
+        let outcome_key = key == "result" || key == "error";
+        if RUNNER_KEYS.contains(&key.as_str()) || (outcome_key && !with_outcome) {
+            continue;
         }
+        map.insert(key.clone(), substitute(value, i));
     }
-    if let (Some(at), Some(every)) = (
+    if let (Some(at), Some(step_ms)) = (
         step.get("at").and_then(Value::as_f64),
         step.get("atStep").and_then(Value::as_f64),
     ) {
-        map.insert("at".to_owned(), json!(at + (i - 1) as f64 * every));
+        let growth = step.get("atGrowth").and_then(Value::as_f64).unwrap_or(1.0);
+        let ceiling = step
+            .get("atStepMax")
+            .and_then(Value::as_f64)
+            .unwrap_or(f64::INFINITY);
+        let elapsed: f64 = (0..i - 1)
+            .map(|j| (step_ms * growth.powi(j as i32)).min(ceiling))
+            .sum();
+        map.insert("at".to_owned(), json!(at + elapsed));
     }
     Value::Object(map).to_string()
 }
@@ -89,8 +111,10 @@ fn error_matches(err: &GuardError, want: &Value) -> bool {
 
 fn run_scenario(path: &Path, failures: &mut Vec<String>) {
     let text = fs::read_to_string(path).unwrap();
-    let scenario: Value =
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut reader = serde_json::Deserializer::from_str(&text);
+    reader.disable_recursion_limit();
+    let scenario: Value = serde::Deserialize::deserialize(&mut reader)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let name = scenario["name"].as_str().unwrap_or("?").to_owned();
     let mut fail = |msg: String| {
         failures.push(format!(
@@ -125,7 +149,7 @@ fn run_scenario(path: &Path, failures: &mut Vec<String>) {
         let run_id = step.get("runId").and_then(Value::as_str);
         match step["op"].as_str().unwrap() {
             op @ ("check" | "record") => {
-                let json = record_json(step, op == "record", 1);
+                let json = record_json(step, true, 1);
                 let got = if op == "check" {
                     guard.check(&json, 0.0)
                 } else {
@@ -162,7 +186,7 @@ fn run_scenario(path: &Path, failures: &mut Vec<String>) {
                 for i in 1..=repeat {
                     let call = &cycle[((i - 1) as usize) % cycle.len()];
                     let mut call = call.clone();
-                    for key in ["runId", "at", "atStep"] {
+                    for key in ["runId", "at", "atStep", "atGrowth", "atStepMax"] {
                         if let (Some(v), Some(obj)) = (step.get(key), call.as_object_mut()) {
                             obj.entry(key.to_owned()).or_insert(v.clone());
                         }

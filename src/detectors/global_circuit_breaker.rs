@@ -1,23 +1,31 @@
 //! `global_circuit_breaker`: the last resort. Fires when the proposed call's fingerprint has gone
 //! `globalCircuitBreakerThreshold` calls without progress (identical results or refusals), or when
-//! that many calls in a row were refused. It cannot be switched off while the guard is enabled.
+//! that many calls in a row were refused. It cannot be switched off while the guard is enabled;
+//! only patient polling within its budget holds it back.
 
-use super::{same_call, Proposal};
+use super::{polling_patiently, same_call, Proposal};
 use crate::config::Config;
 use crate::history::Run;
+use crate::tools::ToolKind;
 use crate::verdict::{DetectorId, Finding, Level};
 
 pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
     let streak = same_call(run, proposal)
         .find(|r| !r.is_pending())
         .map_or(0, |r| r.no_progress);
-    let count = streak.max(run.trailing_vetoes);
     let threshold = config.global_circuit_breaker_threshold;
-    (count >= threshold).then_some(Finding {
-        detector: DetectorId::GlobalCircuitBreaker,
-        level: Level::CircuitBreak,
-        count,
-        threshold,
-        partner_tool: None,
+    if streak.max(run.trailing_vetoes) < threshold {
+        return None;
+    }
+    let patient = proposal.kind == ToolKind::Poll
+        && run.trailing_vetoes < threshold
+        && polling_patiently(run, proposal, config);
+    (!patient).then(|| {
+        Finding::new(
+            DetectorId::GlobalCircuitBreaker,
+            Level::CircuitBreak,
+            streak.max(run.trailing_vetoes),
+            threshold,
+        )
     })
 }

@@ -19,11 +19,12 @@ pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding
         }
     }
     let threshold = config.unknown_tool_threshold;
-    (reported && count >= threshold).then_some(Finding {
-        detector: DetectorId::UnknownToolRepeat,
-        level: Level::Critical,
-        count,
-        threshold,
-        partner_tool: None,
+    (reported && count >= threshold).then(|| {
+        Finding::new(
+            DetectorId::UnknownToolRepeat,
+            Level::Critical,
+            count,
+            threshold,
+        )
     })
 }

@@ -1,0 +1,30 @@
+//! `cycle`: the window's tail repeats a cycle of 3 to `maxCyclePeriod` calls (A B C A B C …) and the
+//! proposed call continues it. Warns at `max(warningThreshold, 2 × period)` calls in the cycle;
+//! blocks at `criticalThreshold` calls (or `criticalLaps × period + 1`) only when every position of
+//! the cycle keeps returning the same outcome. Period 2 is `ping_pong`, period 1 `generic_repeat`.
+
+use super::{periodic_finding, shortest_pattern, Proposal};
+use crate::config::Config;
+use crate::history::Run;
+use crate::verdict::{DetectorId, Finding};
+
+const MIN_PERIOD: usize = 3;
+
+pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+    if !config.detectors.cycle {
+        return None;
+    }
+    let (period, tail, count) = shortest_pattern(run, proposal, config.max_cycle_period as usize)?;
+    if period < MIN_PERIOD {
+        return None;
+    }
+    periodic_finding(
+        DetectorId::Cycle,
+        &tail,
+        period,
+        count,
+        proposal,
+        config,
+        None,
+    )
+}

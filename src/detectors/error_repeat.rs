@@ -1,0 +1,18 @@
+//! `error_repeat`: the same tool keeps failing with the same error, whatever the arguments.
+//! Counts the tool's newest completed calls that returned one identical error outcome.
+
+use super::{same_tool_outcome_streak, threshold_finding, Proposal};
+use crate::config::Config;
+use crate::history::Run;
+use crate::verdict::{DetectorId, Finding};
+
+pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+    if !config.detectors.error_repeat {
+        return None;
+    }
+    let streak = same_tool_outcome_streak(run, proposal);
+    if !streak.first()?.is_error() {
+        return None;
+    }
+    threshold_finding(DetectorId::ErrorRepeat, streak.len(), proposal)
+}

@@ -1,0 +1,22 @@
+//! `stall`: the same tool, called with different arguments, keeps producing the identical outcome
+//! (25 different searches, all "No results found."). Counts the tool's newest completed calls that
+//! share one outcome, across at least two distinct argument sets. Mutating tools (identical
+//! acknowledgements are normal) and poll tools (judged by `known_poll_no_progress`) are exempt.
+
+use super::{same_tool_outcome_streak, threshold_finding, Proposal};
+use crate::config::Config;
+use crate::history::Run;
+use crate::tools::ToolKind;
+use crate::verdict::{DetectorId, Finding};
+
+pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+    if !config.detectors.stall || proposal.kind != ToolKind::Read {
+        return None;
+    }
+    let streak = same_tool_outcome_streak(run, proposal);
+    let first = streak.first()?;
+    if streak.iter().all(|r| r.args == first.args) {
+        return None;
+    }
+    threshold_finding(DetectorId::Stall, streak.len(), proposal)
+}

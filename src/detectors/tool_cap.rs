@@ -1,0 +1,27 @@
+//! `tool_cap`: a per-tool rate cap (`tools.<name>.cap = {calls, windowMs}`). The (calls+1)-th call
+//! within `windowMs` (by the calls' `at`) is refused, saying when the tool may be called again.
+//! Refused calls do not use up the cap.
+
+use super::Proposal;
+use crate::config::Config;
+use crate::history::Run;
+use crate::verdict::{DetectorId, Finding, Level};
+
+pub fn detect(run: &Run, proposal: &Proposal, _config: &Config) -> Option<Finding> {
+    let cap = proposal.cap?;
+    let times = run.cap_times(proposal.tool)?;
+    let recent: Vec<f64> = times
+        .iter()
+        .copied()
+        .filter(|t| proposal.at - t < cap.window_ms)
+        .collect();
+    let count = u32::try_from(recent.len()).unwrap_or(u32::MAX);
+    if count < cap.calls {
+        return None;
+    }
+    let oldest = recent.iter().copied().fold(f64::INFINITY, f64::min);
+    let mut finding = Finding::new(DetectorId::ToolCap, Level::Critical, count, cap.calls);
+    finding.retry_after_ms = Some((oldest + cap.window_ms - proposal.at).max(0.0));
+    finding.window_ms = Some(cap.window_ms);
+    Some(finding)
+}

@@ -1,0 +1,205 @@
+//! Per-tool settings (`tools: {"<name>": {...}}` in the config) and the built-in classification of
+//! well-known gateway tools: which tools poll, which mutate, their caps and extra ignored fields.
+
+use crate::config::{describe, opt_count, opt_object, opt_string_list, reject_unknown_keys};
+use crate::error::GuardError;
+use crate::outcome::is_poll_action;
+use serde_json::{Map, Value};
+
+/// What a tool does, as far as loop detection cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolKind {
+    /// Repeated identical outcomes are expected while waiting: judged by `known_poll_no_progress`.
+    Poll,
+    /// Reads or computes: the default.
+    Read,
+    /// Changes something; identical acknowledgements for different arguments are not a stall.
+    Mutate,
+}
+
+/// At most `calls` calls within any `window_ms`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cap {
+    pub calls: u32,
+    pub window_ms: f64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolSettings {
+    pub kind: Option<ToolKind>,
+    pub cap: Option<Cap>,
+    /// Extra volatile keys dropped at any depth of this tool's outcomes.
+    pub ignore_keys: Vec<String>,
+    /// JSON pointers (RFC 6901) removed from this tool's outcomes before hashing.
+    pub ignore_pointers: Vec<String>,
+    pub warning_threshold: Option<u32>,
+    pub critical_threshold: Option<u32>,
+}
+
+/// Tool-name prefixes (and whole names) of tools that change state and typically answer with a
+/// fixed acknowledgement, such as `write`, `edit_file`, `update_task`, `sendMessage`.
+const MUTATING_VERBS: &[&str] = &[
+    "write", "edit", "apply", "update", "set", "create", "delete", "remove", "add", "insert",
+    "send", "post", "put", "patch", "save", "move", "rename", "upload", "append", "commit", "push",
+];
+
+/// Gateway tools that run arbitrary commands: their side effects are the point, so identical
+/// output (often none) for different commands is not a stall.
+const COMMAND_RUNNERS: &[&str] = &["exec", "bash", "shell", "run_command", "execute_command"];
+
+/// Whether `tool`'s name starts with a mutating verb followed by nothing, `_`, `-`, `.` or an
+/// upper-case letter.
+fn named_like_mutator(tool: &str) -> bool {
+    MUTATING_VERBS.iter().any(|verb| {
+        let Some(rest) = tool
+            .get(..verb.len())
+            .filter(|head| head.eq_ignore_ascii_case(verb))
+            .and_then(|_| tool.get(verb.len()..))
+        else {
+            return false;
+        };
+        rest.is_empty()
+            || rest.starts_with(['_', '-', '.'])
+            || rest.starts_with(|c: char| c.is_ascii_uppercase())
+    })
+}
+
+impl ToolSettings {
+    pub fn parse(name: &str, value: &Value) -> Result<ToolSettings, GuardError> {
+        let prefix = format!("tools.{name}");
+        let Value::Object(map) = value else {
+            return Err(GuardError::config(
+                &prefix,
+                format!("{prefix} must be an object, got {}", describe(value)),
+            ));
+        };
+        reject_unknown_keys(
+            map,
+            &[
+                "kind",
+                "cap",
+                "ignore",
+                "warningThreshold",
+                "criticalThreshold",
+            ],
+            &format!("{prefix}."),
+        )?;
+        let mut settings = ToolSettings {
+            kind: parse_kind(map, &prefix)?,
+            ..ToolSettings::default()
+        };
+        if let Some(cap) = opt_object(map, "cap", &format!("{prefix}.cap"))? {
+            settings.cap = Some(parse_cap(cap, &format!("{prefix}.cap"))?);
+        }
+        for entry in
+            opt_string_list(map, "ignore", &format!("{prefix}.ignore"))?.unwrap_or_default()
+        {
+            if entry.starts_with('/') {
+                settings.ignore_pointers.push(entry);
+            } else {
+                settings.ignore_keys.push(entry);
+            }
+        }
+        let field = |key: &str| format!("{prefix}.{key}");
+        settings.warning_threshold = opt_count(
+            map,
+            "warningThreshold",
+            &field("warningThreshold"),
+            1_000_000,
+        )?;
+        settings.critical_threshold = opt_count(
+            map,
+            "criticalThreshold",
+            &field("criticalThreshold"),
+            1_000_000,
+        )?;
+        Ok(settings)
+    }
+}
+
+fn parse_kind(map: &Map<String, Value>, prefix: &str) -> Result<Option<ToolKind>, GuardError> {
+    match map.get("kind") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s == "poll" => Ok(Some(ToolKind::Poll)),
+        Some(Value::String(s)) if s == "read" => Ok(Some(ToolKind::Read)),
+        Some(Value::String(s)) if s == "mutate" => Ok(Some(ToolKind::Mutate)),
+        Some(other) => Err(GuardError::config(
+            &format!("{prefix}.kind"),
+            format!(
+                "{prefix}.kind must be \"poll\", \"read\" or \"mutate\", got {}",
+                describe(other)
+            ),
+        )),
+    }
+}
+
+fn parse_cap(cap: &Map<String, Value>, prefix: &str) -> Result<Cap, GuardError> {
+    reject_unknown_keys(cap, &["calls", "windowMs"], &format!("{prefix}."))?;
+    let calls_field = format!("{prefix}.calls");
+    let calls = opt_count(cap, "calls", &calls_field, 1_000_000)?
+        .ok_or_else(|| GuardError::config(&calls_field, format!("{calls_field} is required")))?;
+    let window_field = format!("{prefix}.windowMs");
+    let window_ms = match cap.get("windowMs") {
+        Some(Value::Number(n)) => n.as_f64().filter(|x| x.is_finite() && *x > 0.0),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        GuardError::config(
+            &window_field,
+            format!(
+                "{window_field} must be a positive number of milliseconds, got {}",
+                cap.get("windowMs").map_or("nothing".to_owned(), describe)
+            ),
+        )
+    })?;
+    Ok(Cap { calls, window_ms })
+}
+
+/// The kind of `tool` called with `args`, from the config or the built-in list.
+pub fn kind_of(
+    tool: &str,
+    args: &Value,
+    settings: Option<&ToolSettings>,
+    poll_tools: &[String],
+) -> ToolKind {
+    if let Some(kind) = settings.and_then(|s| s.kind) {
+        return kind;
+    }
+    let polls_process = tool == "process" && is_poll_action(args);
+    if tool == "command_status" || polls_process || poll_tools.iter().any(|t| t == tool) {
+        ToolKind::Poll
+    } else if COMMAND_RUNNERS.contains(&tool) || named_like_mutator(tool) {
+        ToolKind::Mutate
+    } else {
+        ToolKind::Read
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named_like_mutator;
+
+    #[test]
+    fn mutator_names() {
+        for name in [
+            "write",
+            "edit_file",
+            "update_task",
+            "sendMessage",
+            "apply_patch",
+            "git.commit".trim_start_matches("git."),
+        ] {
+            assert!(named_like_mutator(name), "{name}");
+        }
+        for name in [
+            "read_file",
+            "search",
+            "settings",
+            "updates",
+            "address_lookup",
+            "poster",
+        ] {
+            assert!(!named_like_mutator(name), "{name}");
+        }
+    }
+}
