@@ -75,6 +75,17 @@ impl WasmGuard {
         self.inner.end_run(run_id.as_deref());
     }
 
+    #[wasm_bindgen(js_name = exportRun)]
+    pub fn export_run(&self, run_id: Option<String>) -> Vec<u8> {
+        self.inner.export_run(run_id.as_deref())
+    }
+
+    /// Returns the restored run's id (`undefined` for the default run).
+    #[wasm_bindgen(js_name = importRun)]
+    pub fn import_run(&mut self, bytes: &[u8]) -> Result<Option<String>, JsValue> {
+        self.inner.import_run(bytes).map_err(to_js_error)
+    }
+
     pub fn stats(&self) -> String {
         to_json(&self.inner.stats())
     }

@@ -10,6 +10,7 @@ pub enum ErrorCode {
     InvalidRecord,
     TooDeep,
     TooLarge,
+    InvalidSnapshot,
 }
 
 impl ErrorCode {
@@ -19,6 +20,7 @@ impl ErrorCode {
             ErrorCode::InvalidRecord => "invalid_record",
             ErrorCode::TooDeep => "too_deep",
             ErrorCode::TooLarge => "too_large",
+            ErrorCode::InvalidSnapshot => "invalid_snapshot",
         }
     }
 }

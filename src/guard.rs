@@ -9,6 +9,7 @@ use crate::history::{CallRecord, CompactionWatch, RecordState, Run};
 use crate::input::{parse_call, parse_outcome, CallInput};
 use crate::outcome::{digest_outcome, without_pointers, OutcomeDigest, ToolVolatileKeys};
 use crate::runs::RunTable;
+use crate::snapshot;
 use crate::stats::Stats;
 use crate::tools::kind_of;
 use crate::verdict::{Action, DetectorId, Finding, Level, Verdict};
@@ -89,6 +90,26 @@ impl Guard {
     /// Forget a run.
     pub fn end_run(&mut self, run_id: Option<&str>) {
         self.runs.remove(run_id);
+    }
+
+    /// A snapshot of one run's state (fingerprints and counters only); an unknown run gives the
+    /// snapshot of an empty run.
+    pub fn export_run(&self, run_id: Option<&str>) -> Vec<u8> {
+        match self.runs.peek(run_id) {
+            Some(run) => snapshot::encode(run_id, run),
+            None => snapshot::encode(run_id, &Run::default()),
+        }
+    }
+
+    /// Restores a run from `export_run`'s bytes (replacing any run with that id); returns its id.
+    /// The window is cut to this guard's `historySize`.
+    pub fn import_run(&mut self, bytes: &[u8]) -> Result<Option<String>, GuardError> {
+        let (run_id, mut run) = snapshot::decode(bytes)?;
+        while run.records.len() > self.config.history_size as usize {
+            run.records.pop_front();
+        }
+        *self.runs.get_or_create(run_id.as_deref()) = run;
+        Ok(run_id)
     }
 
     pub fn stats(&self) -> Stats {

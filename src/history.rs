@@ -87,9 +87,10 @@ pub struct CompactionWatch {
 
 #[derive(Debug, Clone, Default)]
 pub struct Run {
-    tools: Vec<String>,
-    records: VecDeque<CallRecord>,
-    next_seq: u64,
+    /// Tool names referenced by records (by index).
+    pub tools: Vec<String>,
+    pub records: VecDeque<CallRecord>,
+    pub next_seq: u64,
     /// Refusals in a row at the end of the run, whatever the fingerprint.
     pub trailing_vetoes: u32,
     /// Records before this sequence number do not count towards streaks (host-reported progress).
@@ -98,7 +99,7 @@ pub struct Run {
     /// Calls checked in this run (for `maxTurns`).
     pub turns: u32,
     /// Times of the allowed calls of capped tools, at most `cap.calls` each.
-    cap_log: Vec<(String, VecDeque<f64>)>,
+    pub cap_log: Vec<(String, VecDeque<f64>)>,
 }
 
 impl Run {

@@ -19,6 +19,7 @@ pub mod input;
 mod messages;
 pub mod outcome;
 mod runs;
+mod snapshot;
 pub mod stats;
 mod tools;
 pub mod verdict;

@@ -30,6 +30,12 @@ impl RunTable {
         }
     }
 
+    /// The run, if it exists, without marking it as used.
+    pub fn peek(&self, run_id: Option<&str>) -> Option<&Run> {
+        let key: RunKey = run_id.map(Box::from);
+        self.slots.get(&key).map(|slot| &slot.run)
+    }
+
     /// The run, if it exists; marks it as recently used.
     pub fn get_mut(&mut self, run_id: Option<&str>) -> Option<&mut Run> {
         let key: RunKey = run_id.map(Box::from);

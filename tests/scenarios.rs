@@ -231,6 +231,15 @@ fn run_scenario(path: &Path, failures: &mut Vec<String>) {
             "compacted" => guard.compacted(run_id),
             "progress" => guard.progress(run_id),
             "endRun" => guard.end_run(run_id),
+            "roundTrip" => {
+                let bytes = guard.export_run(run_id);
+                guard.end_run(run_id);
+                match guard.import_run(&bytes) {
+                    Ok(id) if id.as_deref() == run_id => {}
+                    Ok(id) => fail(format!("step {n}: snapshot restored run {id:?}")),
+                    Err(e) => fail(format!("step {n}: snapshot rejected: {e}")),
+                }
+            }
             other => fail(format!("step {n}: unknown op {other}")),
         }
     }

@@ -1,0 +1,324 @@
+//! Versioned, checksummed binary snapshots of one run's state, so a run can move between isolates,
+//! processes or runtimes (e.g. a Worker persisting it in a Durable Object). A snapshot holds only
+//! what the run holds: digests, counters, tool names and times, never raw arguments or results.
+//!
+//! Layout (little-endian): magic `TLGS`, version byte, run id, run counters, tool table, cap log,
+//! compaction watch, records, then SHA-256 of everything before it.
+
+use crate::canonical::{sha256, Digest};
+use crate::error::{ErrorCode, GuardError};
+use crate::history::{CallRecord, CompactionWatch, RecordState, Run};
+use crate::verdict::DetectorId;
+use std::collections::VecDeque;
+
+const MAGIC: &[u8; 4] = b"TLGS";
+const VERSION: u8 = 1;
+/// Upper bounds that keep a corrupt or hostile snapshot from allocating without limit.
+const MAX_ITEMS: u32 = 1_000_000;
+
+/// Encodes `run` (with its id; `None` for the default run).
+pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
+    let mut w = Writer(Vec::with_capacity(64 + run.records.len() * 96));
+    w.bytes(MAGIC);
+    w.u8(VERSION);
+    match run_id {
+        None => w.u8(0),
+        Some(id) => {
+            w.u8(1);
+            w.str(id);
+        }
+    }
+    w.u64(run.next_seq);
+    w.u32(run.trailing_vetoes);
+    w.u64(run.progress_floor);
+    w.u32(run.turns);
+    w.len(run.tools.len());
+    for tool in &run.tools {
+        w.str(tool);
+    }
+    w.len(run.cap_log.len());
+    for (tool, times) in &run.cap_log {
+        w.str(tool);
+        w.len(times.len());
+        for t in times {
+            w.f64(*t);
+        }
+    }
+    match &run.compaction {
+        None => w.u8(0),
+        Some(watch) => {
+            w.u8(1);
+            w.u32(watch.remaining);
+            w.u32(watch.identical);
+            match &watch.first {
+                None => w.u8(0),
+                Some((tool, args, outcome)) => {
+                    w.u8(1);
+                    w.str(tool);
+                    w.bytes(args);
+                    w.bytes(outcome);
+                }
+            }
+        }
+    }
+    w.len(run.records.len());
+    for r in &run.records {
+        w.u64(r.seq);
+        w.u16(r.tool);
+        w.bytes(&r.args);
+        match r.call_id {
+            None => w.u8(0),
+            Some(id) => {
+                w.u8(1);
+                w.u64(id);
+            }
+        }
+        w.f64(r.at);
+        match &r.state {
+            RecordState::Pending => w.u8(0),
+            RecordState::Vetoed => w.u8(1),
+            RecordState::Completed {
+                outcome,
+                is_error,
+                missing_tool,
+            } => {
+                w.u8(2);
+                w.bytes(outcome);
+                w.u8(u8::from(*is_error) | (u8::from(*missing_tool) << 1));
+            }
+        }
+        w.u8(r.warned.map_or(0, detector_code));
+        w.u32(r.same_outcome_run);
+        w.u32(r.no_progress);
+    }
+    let checksum = sha256(&w.0);
+    w.bytes(&checksum);
+    w.0
+}
+
+/// Decodes a snapshot into (run id, run), checking magic, version, checksum and every value.
+pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
+    let body_len = bytes
+        .len()
+        .checked_sub(32)
+        .ok_or_else(|| corrupt("it is shorter than its checksum"))?;
+    let (body, checksum) = bytes.split_at(body_len);
+    if !body.starts_with(MAGIC) {
+        return Err(corrupt(
+            "it does not start with the tool-loop-guard snapshot marker",
+        ));
+    }
+    if sha256(body).as_slice() != checksum {
+        return Err(corrupt(
+            "its checksum does not match (the bytes were changed or cut)",
+        ));
+    }
+    let mut r = Reader {
+        bytes: body,
+        pos: MAGIC.len(),
+    };
+    let version = r.u8()?;
+    if version != VERSION {
+        return Err(corrupt(&format!(
+            "its format version is {version}; this build reads version {VERSION}"
+        )));
+    }
+    let run_id = match r.u8()? {
+        0 => None,
+        1 => Some(r.str()?),
+        _ => return Err(corrupt("its run id marker is invalid")),
+    };
+    let mut run = Run {
+        next_seq: r.u64()?,
+        trailing_vetoes: r.u32()?,
+        progress_floor: r.u64()?,
+        turns: r.u32()?,
+        ..Run::default()
+    };
+    for _ in 0..r.len()? {
+        run.tools.push(r.str()?);
+    }
+    for _ in 0..r.len()? {
+        let tool = r.str()?;
+        let mut times = VecDeque::new();
+        for _ in 0..r.len()? {
+            times.push_back(r.f64()?);
+        }
+        run.cap_log.push((tool, times));
+    }
+    run.compaction = match r.u8()? {
+        0 => None,
+        1 => {
+            let remaining = r.u32()?;
+            let identical = r.u32()?;
+            let first = match r.u8()? {
+                0 => None,
+                1 => Some((r.str()?, r.digest()?, r.digest()?)),
+                _ => return Err(corrupt("its compaction watch is invalid")),
+            };
+            Some(CompactionWatch {
+                remaining,
+                first,
+                identical,
+            })
+        }
+        _ => return Err(corrupt("its compaction marker is invalid")),
+    };
+    for _ in 0..r.len()? {
+        let seq = r.u64()?;
+        let tool = r.u16()?;
+        if usize::from(tool) >= run.tools.len() {
+            return Err(corrupt("a record names a tool outside its tool table"));
+        }
+        let args = r.digest()?;
+        let call_id = match r.u8()? {
+            0 => None,
+            1 => Some(r.u64()?),
+            _ => return Err(corrupt("a record's call id marker is invalid")),
+        };
+        let at = r.f64()?;
+        let state = match r.u8()? {
+            0 => RecordState::Pending,
+            1 => RecordState::Vetoed,
+            2 => {
+                let outcome = r.digest()?;
+                let flags = r.u8()?;
+                RecordState::Completed {
+                    outcome,
+                    is_error: flags & 1 != 0,
+                    missing_tool: flags & 2 != 0,
+                }
+            }
+            _ => return Err(corrupt("a record's state is invalid")),
+        };
+        let warned = match r.u8()? {
+            0 => None,
+            code => Some(
+                detector_from_code(code)
+                    .ok_or_else(|| corrupt("a record names an unknown detector"))?,
+            ),
+        };
+        run.records.push_back(CallRecord {
+            seq,
+            tool,
+            args,
+            call_id,
+            at,
+            state,
+            warned,
+            same_outcome_run: r.u32()?,
+            no_progress: r.u32()?,
+        });
+    }
+    if r.pos != body.len() {
+        return Err(corrupt("it has trailing bytes"));
+    }
+    Ok((run_id, run))
+}
+
+fn corrupt(why: &str) -> GuardError {
+    GuardError::new(
+        ErrorCode::InvalidSnapshot,
+        None,
+        format!("snapshot rejected: {why}"),
+    )
+}
+
+fn detector_code(id: DetectorId) -> u8 {
+    DetectorId::ALL
+        .iter()
+        .position(|d| *d == id)
+        .map_or(0, |i| u8::try_from(i + 1).unwrap_or(0))
+}
+
+fn detector_from_code(code: u8) -> Option<DetectorId> {
+    DetectorId::ALL
+        .get(usize::from(code).checked_sub(1)?)
+        .copied()
+}
+
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn bytes(&mut self, b: &[u8]) {
+        self.0.extend_from_slice(b);
+    }
+    fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+    fn u16(&mut self, v: u16) {
+        self.bytes(&v.to_le_bytes());
+    }
+    fn u32(&mut self, v: u32) {
+        self.bytes(&v.to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.bytes(&v.to_le_bytes());
+    }
+    fn f64(&mut self, v: f64) {
+        self.bytes(&v.to_le_bytes());
+    }
+    fn len(&mut self, n: usize) {
+        self.u32(u32::try_from(n).unwrap_or(u32::MAX));
+    }
+    fn str(&mut self, s: &str) {
+        self.len(s.len());
+        self.bytes(s.as_bytes());
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], GuardError> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .ok_or_else(|| corrupt("it is truncated"))?;
+        let slice = self
+            .bytes
+            .get(self.pos..end)
+            .ok_or_else(|| corrupt("it is truncated"))?;
+        self.pos = end;
+        Ok(slice)
+    }
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], GuardError> {
+        self.take(N)?
+            .try_into()
+            .map_err(|_| corrupt("it is truncated"))
+    }
+    fn u8(&mut self) -> Result<u8, GuardError> {
+        let [byte] = self.array::<1>()?;
+        Ok(byte)
+    }
+    fn u16(&mut self) -> Result<u16, GuardError> {
+        Ok(u16::from_le_bytes(self.array()?))
+    }
+    fn u32(&mut self) -> Result<u32, GuardError> {
+        Ok(u32::from_le_bytes(self.array()?))
+    }
+    fn u64(&mut self) -> Result<u64, GuardError> {
+        Ok(u64::from_le_bytes(self.array()?))
+    }
+    fn f64(&mut self) -> Result<f64, GuardError> {
+        Ok(f64::from_le_bytes(self.array()?))
+    }
+    fn digest(&mut self) -> Result<Digest, GuardError> {
+        self.array()
+    }
+    fn len(&mut self) -> Result<u32, GuardError> {
+        let n = self.u32()?;
+        if n > MAX_ITEMS {
+            return Err(corrupt("a length is implausibly large"));
+        }
+        Ok(n)
+    }
+    fn str(&mut self) -> Result<String, GuardError> {
+        let n = self.len()? as usize;
+        let bytes = self.take(n)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| corrupt("a name is not valid UTF-8"))
+    }
+}
