@@ -1,0 +1,172 @@
+/**
+ * LoopGuardCore: the runtime-independent guard. It serialises records, calls the wasm core, parses
+ * verdicts and converts errors. Each entry (node, browser, workerd, ...) subclasses it as
+ * `LoopGuard`, supplying its initialised WasmRuntime. No thresholds, rules or texts live here.
+ *
+ * Fail-open: if the wasm instance traps (or throws anything that is not a coded core error), the
+ * instance is replaced, the call's verdict is `allow` with detector `internal_error`, and every
+ * guard sharing the instance starts again with empty run state. With `throwOnInternalError` the
+ * guard throws LoopGuardError code `internal` instead (after the same recovery).
+ */
+import { encodeRecord } from "./encode.js";
+import { fromCoreError, LoopGuardError } from "./errors.js";
+import type { RawGuard, WasmRuntime } from "./runtime.js";
+import type { LoopGuardConfig, Stats, ToolCall, ToolOutcome, Verdict } from "./types.js";
+
+type Op = "check" | "record";
+
+/** The config minus the JS-only options, after checking those. */
+function splitConfig(config: LoopGuardConfig | undefined): {
+  core: unknown;
+  onVerdict: LoopGuardConfig["onVerdict"];
+  throwOnInternalError: boolean;
+} {
+  if (typeof config !== "object" || config === null) return { core: config, onVerdict: undefined, throwOnInternalError: false };
+  const { onVerdict, throwOnInternalError, ...core } = config;
+  if (onVerdict !== undefined && typeof onVerdict !== "function") {
+    throw new LoopGuardError("invalid_config", "onVerdict must be a function", "onVerdict");
+  }
+  if (throwOnInternalError !== undefined && typeof throwOnInternalError !== "boolean") {
+    throw new LoopGuardError("invalid_config", "throwOnInternalError must be true or false", "throwOnInternalError");
+  }
+  return { core, onVerdict, throwOnInternalError: throwOnInternalError === true };
+}
+
+function optionalString(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null || typeof value === "string") return value ?? undefined;
+  throw new LoopGuardError("invalid_record", `${field} must be a string`, field);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+export class LoopGuardCore {
+  readonly #runtime: WasmRuntime;
+  readonly #config: unknown;
+  readonly #onVerdict: LoopGuardConfig["onVerdict"];
+  readonly #throwOnInternalError: boolean;
+  #raw: RawGuard | undefined;
+  #generation: number;
+
+  /** Throws LoopGuardError code `invalid_config` naming the field when the config is invalid. */
+  constructor(runtime: WasmRuntime, config?: LoopGuardConfig) {
+    const { core, onVerdict, throwOnInternalError } = splitConfig(config);
+    this.#runtime = runtime;
+    this.#config = core;
+    this.#onVerdict = onVerdict;
+    this.#throwOnInternalError = throwOnInternalError;
+    this.#generation = runtime.generation;
+    this.#raw = this.#create();
+  }
+
+  /** Before dispatch: may the call run? */
+  check(call: ToolCall): Verdict {
+    return this.#verdict("check", call);
+  }
+
+  /** After the tool returned or threw: records the outcome; a `warn` carries a hint for the model. */
+  record(outcome: ToolOutcome): Verdict {
+    return this.#verdict("record", outcome);
+  }
+
+  /** The run's context was compacted: arms the post-compaction guard. */
+  compacted(runId?: string): void {
+    const id = optionalString(runId, "runId");
+    this.#call(() => this.#live().compacted(id));
+  }
+
+  /** The host observed progress in the run: no-progress streaks restart. */
+  progress(runId?: string, reason?: string): void {
+    const id = optionalString(runId, "runId");
+    const why = optionalString(reason, "reason");
+    this.#call(() => this.#live().progress(id, why));
+  }
+
+  /** Forgets the run. */
+  endRun(runId?: string): void {
+    const id = optionalString(runId, "runId");
+    this.#call(() => this.#live().endRun(id));
+  }
+
+  /** Counters by action, level and detector. */
+  stats(): Stats {
+    // After an internal failure the fresh instance answers (with counters starting again).
+    const text = this.#call(() => this.#live().stats()) ?? this.#call(() => this.#live().stats());
+    if (text === undefined) throw new LoopGuardError("internal", "the wasm core failed twice in a row");
+    return JSON.parse(text) as Stats;
+  }
+
+  /** Releases the guard's wasm memory; the guard cannot be used afterwards. */
+  free(): void {
+    const raw = this.#raw;
+    this.#raw = undefined;
+    // A handle from a replaced instance must not be freed: its pointer means nothing to the new one.
+    if (raw !== undefined && this.#generation === this.#runtime.generation) raw.free();
+  }
+
+  #create(): RawGuard {
+    try {
+      return new this.#runtime.bindings.WasmGuard(this.#config);
+    } catch (error) {
+      throw fromCoreError(error) ?? new LoopGuardError("internal", `the wasm core failed: ${describe(error)}`, null, error);
+    }
+  }
+
+  /** The handle for the current instance; recreated (with empty run state) after a reset. */
+  #live(): RawGuard {
+    if (this.#raw === undefined) throw new LoopGuardError("freed", "this LoopGuard was freed");
+    if (this.#generation !== this.#runtime.generation) {
+      this.#generation = this.#runtime.generation;
+      this.#raw = this.#create();
+    }
+    return this.#raw;
+  }
+
+  /** Runs `fn` against wasm; on an internal failure recovers and returns undefined (or throws). */
+  #call<T>(fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (error) {
+      if (error instanceof LoopGuardError) throw error;
+      const coded = fromCoreError(error);
+      if (coded !== undefined) throw coded;
+      this.#runtime.reset();
+      this.#live();
+      if (this.#throwOnInternalError) {
+        throw new LoopGuardError(
+          "internal",
+          `the wasm core failed and was re-instantiated (run state was lost): ${describe(error)}`,
+          null,
+          error,
+        );
+      }
+      return undefined;
+    }
+  }
+
+  #verdict(op: Op, record: ToolCall | ToolOutcome): Verdict {
+    const json = encodeRecord(record);
+    const at = (record as { at?: unknown } | null)?.at;
+    const nowMs = typeof at === "number" ? at : Date.now();
+    const text = this.#call(() => (op === "check" ? this.#live().check(json, nowMs) : this.#live().record(json, nowMs)));
+    const verdict = text === undefined ? internalVerdict(record) : (JSON.parse(text) as Verdict);
+    if (verdict.detector !== null && this.#onVerdict !== undefined) this.#onVerdict(verdict, op);
+    return verdict;
+  }
+}
+
+/** The fail-open verdict after an internal failure. */
+function internalVerdict(record: ToolCall | ToolOutcome): Verdict {
+  const { tool, runId } = (record ?? {}) as { tool?: unknown; runId?: unknown };
+  return {
+    action: "allow",
+    level: "ok",
+    detector: "internal_error",
+    count: 0,
+    threshold: null,
+    tool: typeof tool === "string" ? tool : "",
+    runId: typeof runId === "string" ? runId : null,
+    message: null,
+  };
+}

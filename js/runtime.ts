@@ -1,0 +1,41 @@
+/**
+ * One initialised copy of the wasm-bindgen glue and its recovery after a trap. All guards of an
+ * entry share one wasm instance; `reset()` replaces it with a fresh instance of the same compiled
+ * module (the glue is built with wasm-bindgen's `--experimental-reset-state-function`), and the
+ * generation number tells each guard that its handle belongs to the old instance.
+ */
+
+/** The wasm-bindgen class exported by the core's bindings (src/bindings.rs). */
+export interface RawGuard {
+  check(callJson: string, nowMs: number): string;
+  record(outcomeJson: string, nowMs: number): string;
+  compacted(runId?: string | null): void;
+  progress(runId?: string | null, reason?: string | null): void;
+  endRun(runId?: string | null): void;
+  stats(): string;
+  free(): void;
+}
+
+/** The part of the generated glue the wrapper uses, once its wasm is instantiated. */
+export interface WasmBindings {
+  WasmGuard: new (config: unknown) => RawGuard;
+  coreVersion(): string;
+  __wbg_reset_state(): void;
+}
+
+export class WasmRuntime {
+  #generation = 0;
+
+  constructor(readonly bindings: WasmBindings) {}
+
+  /** Increases each time the instance is replaced; handles from older generations are dead. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Replaces the wasm instance after a trap. Every guard's run state is lost. */
+  reset(): void {
+    this.bindings.__wbg_reset_state();
+    this.#generation += 1;
+  }
+}

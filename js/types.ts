@@ -1,0 +1,170 @@
+/**
+ * Public types of tool-loop-guard: calls and outcomes going in, verdicts and stats coming out, and
+ * the configuration. These mirror the Rust core's wire format; the core validates every value.
+ */
+
+/** Stable detector ids. Later versions of the core may add ids; handle unknown ones as a default. */
+export type DetectorId =
+  | "generic_repeat"
+  | "known_poll_no_progress"
+  | "ping_pong"
+  | "unknown_tool_repeat"
+  | "global_circuit_breaker"
+  | "post_compaction_loop"
+  | "cycle"
+  | "stall"
+  | "error_repeat"
+  | "max_turns"
+  | "tool_cap"
+  /** Set only by the JS wrapper: the wasm core failed and the call was allowed (fail-open). */
+  | "internal_error";
+
+/** What the host must do: run the tool, run it and inject `hint`, refuse it, or end the run. */
+export type Action = "allow" | "warn" | "block" | "stop";
+
+/** Severity, in escalation order; each level maps to one action. */
+export type Level = "ok" | "warning" | "critical" | "circuit_break";
+
+/** A proposed tool call, passed to `check()` before dispatch. */
+export interface ToolCall {
+  /** The run (conversation, request) the call belongs to; absent means the one default run. */
+  runId?: string;
+  tool: string;
+  /** Any JSON-serialisable value; absent or `null` is the same as `{}`. */
+  args?: unknown;
+  /** Matches a `record()` to its `check()` when the same call is in flight more than once. */
+  callId?: string;
+  /** Milliseconds; defaults to `Date.now()`. Give it to replay traces deterministically. */
+  at?: number;
+}
+
+/** A call plus what came back, passed to `record()` after the tool returned or threw. */
+export interface ToolOutcome extends ToolCall {
+  result?: unknown;
+  /** A string, an `Error` (only `name` and `message` count) or any JSON value. */
+  error?: unknown;
+}
+
+/** Returned to the model as the tool result when a call is blocked or the run is stopped. */
+export interface Refusal {
+  error: "tool_loop_detected";
+  mode: DetectorId;
+  message: string;
+  observed: {
+    tool: string;
+    count: number;
+    threshold: number;
+    level: Level;
+    /** `ping_pong`: the other tool of the pair. */
+    partnerTool?: string;
+    /** `tool_cap`: milliseconds until the tool may be called again, and the cap's window. */
+    retryAfterMs?: number;
+    windowMs?: number;
+  };
+}
+
+export interface Verdict {
+  action: Action;
+  level: Level;
+  detector: DetectorId | null;
+  count: number;
+  threshold: number | null;
+  tool: string;
+  /** `null` for the default run. */
+  runId: string | null;
+  /** Written for the model to read. */
+  message: string | null;
+  /** Only on `warn`: text to inject into the model's next context. */
+  hint?: string;
+  /** Only on `block` and `stop`: hand it to the model as the tool result. */
+  refusal?: Refusal;
+  /** Only under `policy: "shadow"`: what the verdict would have been under `"enforce"`. */
+  wouldBe?: { action: Action; level: Level; detector: DetectorId | null };
+}
+
+/** Counters since the guard was created (or since the wasm core was re-instantiated). */
+export interface Stats {
+  checks: number;
+  records: number;
+  byAction: Record<Action, number>;
+  byLevel: Record<Level, number>;
+  byDetector: Partial<Record<DetectorId, number>>;
+  liveRuns: number;
+  evictedRuns: number;
+}
+
+/**
+ * Accepts every field of OpenClaw's `tools.loopDetection` block with the same names and defaults
+ * (but the guard is on unless `enabled: false`), plus this guard's own options. Unknown keys and
+ * out-of-order thresholds are refused with `LoopGuardError` code `invalid_config`.
+ */
+export interface LoopGuardConfig {
+  enabled?: boolean;
+  /** `"strict"` suits small models; explicit fields override the preset. */
+  preset?: "default" | "strict";
+  historySize?: number;
+  warningThreshold?: number;
+  criticalThreshold?: number;
+  unknownToolThreshold?: number;
+  globalCircuitBreakerThreshold?: number;
+  detectors?: {
+    genericRepeat?: boolean;
+    knownPollNoProgress?: boolean;
+    pingPong?: boolean;
+    cycle?: boolean;
+    stall?: boolean;
+    errorRepeat?: boolean;
+  };
+  postCompactionGuard?: {
+    enabled?: boolean;
+    windowSize?: number;
+  };
+  /** Ping-pong and cycles turn critical after this many stable laps instead of `criticalThreshold` calls. */
+  criticalLaps?: number | null;
+  /** Longest cycle the `cycle` detector looks for (periods 3 up to this). */
+  maxCyclePeriod?: number;
+  /** Calls per run; the call after the cap stops the run. Off unless set (`strict`: 40). */
+  maxTurns?: number | null;
+  /** An identical poll at least this long after the previous one is patient polling. */
+  patientPollMs?: number;
+  /** Patient polling escalates past a warning only after this much polling time. */
+  pollBudgetMs?: number;
+  /** `enforce` (default); `inject`: refusals become warnings with a hint; `shadow`: always allow, with `wouldBe`. */
+  policy?: "enforce" | "inject" | "shadow";
+  /** Per-tool settings, by tool name. */
+  tools?: Record<string, ToolSettings>;
+  /** Extra object keys dropped (at any depth) before results and errors are compared. */
+  volatileKeys?: string[];
+  /** Extra tool names treated as polling tools. */
+  pollTools?: string[];
+  /** Upper bound on runs kept at once; the least recently used run is evicted beyond it. */
+  maxRuns?: number;
+  /** Larger serialised records are refused with code `too_large`. */
+  maxRecordBytes?: number;
+
+  /** JS only: called with every verdict that names a detector (warn, block, stop, internal_error). */
+  onVerdict?: (verdict: Verdict, op: "check" | "record") => void;
+  /** JS only: throw `LoopGuardError` code `internal` when the wasm core fails, instead of allowing. */
+  throwOnInternalError?: boolean;
+}
+
+/** Settings for one tool (`tools.<name>` in the config). */
+export interface ToolSettings {
+  /** Overrides the built-in classification (poll tools, mutating verbs, everything else reads). */
+  kind?: "poll" | "read" | "mutate";
+  /** At most `calls` calls within any `windowMs`; further calls are blocked by `tool_cap`. */
+  cap?: { calls: number; windowMs: number };
+  /** Keys (at any depth) or JSON pointers (starting with `/`) ignored in this tool's outcomes. */
+  ignore?: string[];
+  warningThreshold?: number;
+  criticalThreshold?: number;
+}
+
+/** What `init()` accepts where the `.wasm` must be loaded asynchronously (browsers). */
+export type InitInput =
+  | URL
+  | string
+  | Response
+  | ArrayBuffer
+  | ArrayBufferView
+  | WebAssembly.Module;
