@@ -5,14 +5,15 @@
  */
 
 /**
- * Codes from the core (`invalid_config`, `invalid_record`, `too_deep`, `too_large`) and from the
- * wrapper (`internal`, `not_initialized`, `freed`).
+ * Codes from the core (`invalid_config`, `invalid_record`, `too_deep`, `too_large`,
+ * `invalid_snapshot`) and from the wrapper (`internal`, `not_initialized`, `freed`).
  */
 export type LoopGuardErrorCode =
   | "invalid_config"
   | "invalid_record"
   | "too_deep"
   | "too_large"
+  | "invalid_snapshot"
   | "internal"
   | "not_initialized"
   | "freed";

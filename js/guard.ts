@@ -6,7 +6,8 @@
  * Fail-open: if the wasm instance traps (or throws anything that is not a coded core error), the
  * instance is replaced, the call's verdict is `allow` with detector `internal_error`, and every
  * guard sharing the instance starts again with empty run state. With `throwOnInternalError` the
- * guard throws LoopGuardError code `internal` instead (after the same recovery).
+ * guard throws LoopGuardError code `internal` instead (after the same recovery). exportRun and
+ * importRun have no safe fallback and always throw `internal`.
  */
 import { encodeRecord } from "./encode.js";
 import { fromCoreError, LoopGuardError } from "./errors.js";
@@ -89,6 +90,22 @@ export class LoopGuardCore {
     this.#call(() => this.#live().endRun(id));
   }
 
+  /** A snapshot of one run's state (fingerprints and counters only), for importRun in any runtime. */
+  exportRun(runId?: string): Uint8Array {
+    const id = optionalString(runId, "runId");
+    return this.#call(() => this.#live().exportRun(id), false) as Uint8Array;
+  }
+
+  /** Restores a run from exportRun's bytes, replacing any run with that id; returns its runId. */
+  importRun(bytes: Uint8Array | ArrayBuffer): string | null {
+    let view: Uint8Array;
+    if (bytes instanceof Uint8Array) view = bytes;
+    else if (bytes instanceof ArrayBuffer) view = new Uint8Array(bytes);
+    else throw new LoopGuardError("invalid_snapshot", "importRun expects the Uint8Array returned by exportRun");
+    const id = this.#call(() => this.#live().importRun(view), false);
+    return id ?? null;
+  }
+
   /** Counters by action, level and detector. */
   stats(): Stats {
     // After an internal failure the fresh instance answers (with counters starting again).
@@ -123,8 +140,11 @@ export class LoopGuardCore {
     return this.#raw;
   }
 
-  /** Runs `fn` against wasm; on an internal failure recovers and returns undefined (or throws). */
-  #call<T>(fn: () => T): T | undefined {
+  /**
+   * Runs `fn` against wasm. On an internal failure, recovers, then returns undefined when failing
+   * open is allowed (`failOpen` and not throwOnInternalError), else throws code `internal`.
+   */
+  #call<T>(fn: () => T, failOpen = true): T | undefined {
     try {
       return fn();
     } catch (error) {
@@ -133,7 +153,7 @@ export class LoopGuardCore {
       if (coded !== undefined) throw coded;
       this.#runtime.reset();
       this.#live();
-      if (this.#throwOnInternalError) {
+      if (this.#throwOnInternalError || !failOpen) {
         throw new LoopGuardError(
           "internal",
           `the wasm core failed and was re-instantiated (run state was lost): ${describe(error)}`,

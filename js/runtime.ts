@@ -12,6 +12,8 @@ export interface RawGuard {
   compacted(runId?: string | null): void;
   progress(runId?: string | null, reason?: string | null): void;
   endRun(runId?: string | null): void;
+  exportRun(runId?: string | null): Uint8Array;
+  importRun(bytes: Uint8Array): string | undefined;
   stats(): string;
   free(): void;
 }
