@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Idempotent toolchain setup for tool-loop-guard on a Debian machine of the `rust` kind.
+# Installs only what is missing or at the wrong version, so a repeated run takes seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION=0.2.129
+WASM_PACK_VERSION=0.15.1
+
+log() { printf '[setup] %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "adding rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+cargo_tool() { # name binary wanted-version
+  local have
+  have="$("$2" --version 2>/dev/null | awk '{print $2}' || true)"
+  if [[ "$have" != "$3" ]]; then
+    log "installing $1 $3 (found: ${have:-none})"
+    cargo install "$1" --version "$3" --locked --force
+  fi
+}
+cargo_tool wasm-bindgen-cli wasm-bindgen "$WASM_BINDGEN_VERSION"
+cargo_tool wasm-pack wasm-pack "$WASM_PACK_VERSION"
+
+if [[ ! -x /usr/bin/chromium ]]; then
+  log "installing Debian chromium (browser tests)"
+  if [[ $(id -u) -eq 0 ]]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1)"
+if [[ ! -f node_modules/.setup-lock-hash || "$(cat node_modules/.setup-lock-hash)" != "$lock_hash" ]]; then
+  log "installing npm dev dependencies"
+  npm ci --no-audit --no-fund
+  echo "$lock_hash" > node_modules/.setup-lock-hash
+fi
+
+log "toolchain ready"
