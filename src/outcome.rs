@@ -37,9 +37,6 @@ pub const DEFAULT_VOLATILE_KEYS: &[&str] = &[
     "cwd",
 ];
 
-/// How many characters of output identify a still-running `exec` (its tail).
-const RUNNING_TAIL_CHARS: usize = 2000;
-
 #[derive(Debug, Clone, Default)]
 pub struct VolatileKeys {
     extra: Vec<String>,
@@ -248,8 +245,9 @@ fn result_parts(
     (kind, missing)
 }
 
-/// `exec` and `process` poll/log results: status, exit code, signal, timed-out flag and output.
-/// A running process is identified by its status and the tail of its output.
+/// `exec` and `process` poll/log results: status, exit code, signal, timed-out flag and output
+/// text (the content's text parts, else `details.aggregated`). A running process with a
+/// `details.tail` is identified by its status and that tail.
 fn exec_like_parts(
     details: &Map<String, Value>,
     texts: &[&str],
@@ -269,11 +267,11 @@ fn exec_like_parts(
     }
     parts.push(Part::Json(digest_json(&Value::Object(state), keys)));
     let running = details.get("status").and_then(Value::as_str) == Some("running");
-    if running {
-        let tail = match details.get("tail").and_then(Value::as_str) {
-            Some(tail) => tail.to_owned(),
-            None => last_chars(&texts.concat(), RUNNING_TAIL_CHARS).to_owned(),
-        };
+    let running_tail = details
+        .get("tail")
+        .and_then(Value::as_str)
+        .filter(|_| running);
+    if let Some(tail) = running_tail {
         parts.push(Part::Text(sha256(tail.as_bytes())));
     } else if texts.is_empty() {
         if let Some(text) = details.get("aggregated").and_then(Value::as_str) {
@@ -284,15 +282,6 @@ fn exec_like_parts(
             parts.push(Part::Text(sha256(text.as_bytes())));
         }
     }
-}
-
-fn last_chars(text: &str, n: usize) -> &str {
-    let start = text
-        .char_indices()
-        .rev()
-        .nth(n.saturating_sub(1))
-        .map_or(0, |(i, _)| i);
-    text.get(start..).unwrap_or(text)
 }
 
 fn content_texts(map: &Map<String, Value>) -> Vec<&str> {
