@@ -160,11 +160,20 @@ export interface ToolSettings {
   criticalThreshold?: number;
 }
 
+/**
+ * The instance type of a global class, or `never` where the consumer's type libraries do not declare
+ * it: these declarations then compile with any `lib` setting (DOM, @types/node, workers types).
+ */
+type GlobalInstance<K extends string> =
+  typeof globalThis extends { [P in K]: abstract new (...args: never[]) => infer T } ? T : never;
+type WasmModule =
+  typeof globalThis extends { WebAssembly: { Module: abstract new (...args: never[]) => infer M } } ? M : never;
+
 /** What `init()` accepts where the `.wasm` must be loaded asynchronously (browsers). */
 export type InitInput =
-  | URL
   | string
-  | Response
+  | GlobalInstance<"URL">
+  | GlobalInstance<"Response">
   | ArrayBuffer
   | ArrayBufferView
-  | WebAssembly.Module;
+  | WasmModule;

@@ -9,4 +9,4 @@ cargo test --locked
 echo "[test] build pkg/"
 node scripts/build.mjs
 echo "[test] node:test over pkg/ (node $(node --version))"
-node --test tests/js/node/*.test.mjs
+node --test --test-reporter=spec tests/js/node/*.test.mjs
