@@ -91,6 +91,13 @@ impl WasmGuard {
     }
 }
 
+/// Text parts longer than this many UTF-8 bytes may be handed over as `textSha256` digests (or as
+/// side text) with verdicts identical to passing them inline.
+#[wasm_bindgen(js_name = maxScannedTextBytes)]
+pub fn max_scanned_text_bytes() -> u32 {
+    crate::outcome::MAX_SCANNED_TEXT_BYTES as u32
+}
+
 #[wasm_bindgen(js_name = coreVersion)]
 pub fn core_version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()

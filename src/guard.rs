@@ -6,12 +6,14 @@ use crate::config::Config;
 use crate::detectors::{decide, Proposal};
 use crate::error::GuardError;
 use crate::history::{CallRecord, CompactionWatch, RecordState, Run};
-use crate::input::{parse_call, parse_outcome, CallInput};
-use crate::outcome::{digest_outcome, without_pointers, OutcomeDigest, ToolVolatileKeys};
+use crate::input::{fnv1a, parse_call, parse_outcome, CallInput};
+use crate::outcome::{
+    digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
+};
 use crate::runs::RunTable;
 use crate::snapshot;
 use crate::stats::Stats;
-use crate::tools::kind_of;
+use crate::tools::{kind_of, ToolKind};
 use crate::verdict::{Action, DetectorId, Finding, Level, Verdict};
 use serde_json::Value;
 
@@ -46,22 +48,35 @@ impl Guard {
     /// Before dispatch: may the call run? `now_ms` is used when the call has no `at`.
     pub fn check(&mut self, call_json: &str, now_ms: f64) -> Result<Verdict, GuardError> {
         let call = parse_call(call_json, self.config.max_record_bytes)?;
+        let args = call.args()?;
         self.stats.checks += 1;
-        let verdict = self.check_call(&call, now_ms);
+        let verdict = self.check_call(&call, &args, now_ms);
         self.stats.count(&verdict);
         Ok(verdict)
     }
 
     /// After the tool returned or threw: records the outcome and says whether to warn the model.
     pub fn record(&mut self, outcome_json: &str, now_ms: f64) -> Result<Verdict, GuardError> {
+        self.record_with_side_text(outcome_json, None, now_ms)
+    }
+
+    /// `record`, with the text of the outcome's `textSide` part passed beside the JSON (so a large
+    /// text is neither JSON-escaped nor parsed).
+    pub fn record_with_side_text(
+        &mut self,
+        outcome_json: &str,
+        side_text: Option<&str>,
+        now_ms: f64,
+    ) -> Result<Verdict, GuardError> {
         let input = parse_outcome(outcome_json, self.config.max_record_bytes)?;
-        self.stats.records += 1;
         let verdict = self.record_outcome(
             &input.call,
             input.result.as_ref(),
             input.error.as_ref(),
+            side_text,
             now_ms,
-        );
+        )?;
+        self.stats.records += 1;
         self.stats.count(&verdict);
         Ok(verdict)
     }
@@ -119,38 +134,50 @@ impl Guard {
         stats
     }
 
-    /// The proposal for `call`, with its per-tool settings resolved.
+    /// The proposal for a call of `tool`, with its per-tool settings resolved.
     fn proposal<'a>(
         config: &Config,
         run: &Run,
-        call: &'a CallInput,
+        tool: &'a str,
+        kind: ToolKind,
         args: Digest,
-        now_ms: f64,
+        at: f64,
     ) -> Proposal<'a> {
-        let settings = config.tools.get(&call.tool);
-        let (warning_threshold, critical_threshold) = config.thresholds_for(&call.tool);
+        let settings = config.tools.get(tool);
+        let (warning_threshold, critical_threshold) = config.thresholds_for(tool);
         Proposal {
-            tool: &call.tool,
-            tool_index: run.find_tool(&call.tool),
+            tool,
+            tool_index: run.find_tool(tool),
             args,
-            kind: kind_of(&call.tool, &call.args, settings, &config.poll_tools),
-            at: call.at.unwrap_or(now_ms),
+            kind,
+            at,
             warning_threshold,
             critical_threshold,
             cap: settings.and_then(|s| s.cap),
         }
     }
 
-    fn check_call(&mut self, call: &CallInput, now_ms: f64) -> Verdict {
+    fn kind_of(&self, tool: &str, args: &Value) -> ToolKind {
+        kind_of(
+            tool,
+            args,
+            self.config.tools.get(tool),
+            &self.config.poll_tools,
+        )
+    }
+
+    fn check_call(&mut self, call: &CallInput, args_value: &Value, now_ms: f64) -> Verdict {
         let run_id = call.run_id.as_deref();
         if !self.config.enabled {
             return Verdict::allow(&call.tool, run_id);
         }
-        let args = digest_json(&call.args, &KeepAll);
+        let args = digest_json(args_value, &KeepAll);
+        let kind = self.kind_of(&call.tool, args_value);
         let config = &self.config;
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
-        let proposal = Self::proposal(config, run, call, args, now_ms);
+        let at = call.at.unwrap_or(now_ms);
+        let proposal = Self::proposal(config, run, &call.tool, kind, args, at);
         let (verdict, warned) = match decide(run, &proposal, config) {
             None => (Verdict::allow(&call.tool, run_id), None),
             Some(found) => {
@@ -162,14 +189,16 @@ impl Guard {
         let vetoed = matches!(verdict.action, Action::Block | Action::Stop);
         run.turns = run.turns.saturating_add(1);
         if let (Some(cap), false) = (proposal.cap, vetoed) {
-            run.log_capped_call(&call.tool, proposal.at, cap.calls);
+            run.log_capped_call(&call.tool, at, cap.calls);
         }
         let record = CallRecord {
             seq: 0,
             tool: run.intern_tool(&call.tool, history_size),
             args,
-            call_id: call.call_id.as_deref().map(call_id_hash),
-            at: proposal.at,
+            args_text_hash: call.args_text_hash,
+            kind,
+            call_id: call.call_id.as_deref().map(|id| fnv1a(id.as_bytes())),
+            at,
             state: RecordState::Pending,
             warned,
             same_outcome_run: 0,
@@ -182,36 +211,65 @@ impl Guard {
         verdict
     }
 
+    /// The fingerprint and kind of an outcome's call: taken from its pending record when the
+    /// argument text is the one `check` saw, else computed.
+    fn fingerprint_for_outcome(&self, call: &CallInput) -> Result<(Digest, ToolKind), GuardError> {
+        let call_id = call.call_id.as_deref().map(|id| fnv1a(id.as_bytes()));
+        let checked = self.runs.peek(call.run_id.as_deref()).and_then(|run| {
+            let tool = run.find_tool(&call.tool)?;
+            let index = run.find_pending_by_text(call_id, tool, call.args_text_hash)?;
+            run.records.get(index).map(|r| (r.args, r.kind))
+        });
+        match checked {
+            Some(found) => Ok(found),
+            None => {
+                let args = call.args()?;
+                Ok((
+                    digest_json(&args, &KeepAll),
+                    self.kind_of(&call.tool, &args),
+                ))
+            }
+        }
+    }
+
     fn record_outcome(
         &mut self,
         call: &CallInput,
         result: Option<&Value>,
         error: Option<&Value>,
+        side_text: Option<&str>,
         now_ms: f64,
-    ) -> Verdict {
+    ) -> Result<Verdict, GuardError> {
         let run_id = call.run_id.as_deref();
         if !self.config.enabled {
-            return Verdict::allow(&call.tool, run_id);
+            return Ok(Verdict::allow(&call.tool, run_id));
         }
+        let (args, kind) = self.fingerprint_for_outcome(call)?;
+        let parts = OutcomeParts {
+            tool: &call.tool,
+            exec_like: call.tool == "exec" || (call.tool == "process" && kind == ToolKind::Poll),
+            result,
+            error,
+            side_text,
+        };
+        let outcome = digest_tool_outcome(&self.config, &parts)?;
         let config = &self.config;
-        let args = digest_json(&call.args, &KeepAll);
-        let outcome = digest_tool_outcome(config, call, result, error);
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
         let tool = run.intern_tool(&call.tool, history_size);
-        let call_id = call.call_id.as_deref().map(call_id_hash);
-        let pending = call_id
-            .and_then(|id| run.find_pending(Some(id), tool, &args))
-            .or_else(|| run.find_pending(None, tool, &args));
-        let index = match pending {
+        let call_id = call.call_id.as_deref().map(|id| fnv1a(id.as_bytes()));
+        let at = call.at.unwrap_or(now_ms);
+        let index = match run.find_pending(call_id, tool, &args) {
             Some(index) => index,
             None => run.push(
                 CallRecord {
                     seq: 0,
                     tool,
                     args,
+                    args_text_hash: call.args_text_hash,
+                    kind,
                     call_id,
-                    at: call.at.unwrap_or(now_ms),
+                    at,
                     state: RecordState::Pending,
                     warned: None,
                     same_outcome_run: 0,
@@ -233,45 +291,40 @@ impl Guard {
             if let Some(found) =
                 post_compaction_step(run, triple, config.post_compaction_guard.window_size)
             {
-                return Verdict::from_finding(&found, &call.tool, run_id)
-                    .under_policy(config.policy);
+                return Ok(
+                    Verdict::from_finding(&found, &call.tool, run_id).under_policy(config.policy)
+                );
             }
         }
-        let next_identical = Self::proposal(config, run, call, args, now_ms);
+        let next_identical = Self::proposal(config, run, &call.tool, kind, args, at);
         let verdict = match decide(run, &next_identical, config) {
             Some(found) if found.level >= Level::Critical => {
                 Verdict::forecast(&found, &call.tool, run_id)
             }
             _ => Verdict::allow(&call.tool, run_id),
         };
-        verdict.under_policy(config.policy)
+        Ok(verdict.under_policy(config.policy))
     }
 }
 
-/// The outcome digest of `call`, after the tool's own ignored keys and JSON pointers.
-fn digest_tool_outcome(
-    config: &Config,
-    call: &CallInput,
-    result: Option<&Value>,
-    error: Option<&Value>,
-) -> OutcomeDigest {
-    let settings = config.tools.get(&call.tool);
+/// The outcome digest, after the tool's own ignored keys and JSON pointers.
+fn digest_tool_outcome(config: &Config, parts: &OutcomeParts) -> Result<OutcomeDigest, GuardError> {
+    let settings = config.tools.get(parts.tool);
     let keys = ToolVolatileKeys {
         global: &config.volatile_keys,
         tool: settings.map_or(&[][..], |s| &s.ignore_keys),
     };
     match settings.filter(|s| !s.ignore_pointers.is_empty()) {
-        None => digest_outcome(&call.tool, &call.args, result, error, &keys),
+        None => digest_outcome(parts, &keys),
         Some(settings) => {
             let strip = |v: &Value| without_pointers(v, &settings.ignore_pointers);
-            let (result, error) = (result.map(strip), error.map(strip));
-            digest_outcome(
-                &call.tool,
-                &call.args,
-                result.as_ref(),
-                error.as_ref(),
-                &keys,
-            )
+            let (result, error) = (parts.result.map(strip), parts.error.map(strip));
+            let stripped = OutcomeParts {
+                result: result.as_ref(),
+                error: error.as_ref(),
+                ..*parts
+            };
+            digest_outcome(&stripped, &keys)
         }
     }
 }
@@ -307,11 +360,4 @@ fn post_compaction_step(
         run.compaction = None;
     }
     None
-}
-
-/// FNV-1a: a call id is only matched, never shown, so a small fast hash is enough.
-fn call_id_hash(id: &str) -> u64 {
-    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }

@@ -2,6 +2,7 @@
 //! digest, outcome digest), never raw arguments or results, so memory per run is O(historySize).
 
 use crate::canonical::Digest;
+use crate::tools::ToolKind;
 use crate::verdict::DetectorId;
 use std::collections::VecDeque;
 
@@ -27,6 +28,10 @@ pub struct CallRecord {
     /// Index into the run's tool-name table.
     pub tool: u16,
     pub args: Digest,
+    /// FNV-1a of the arguments' JSON text as checked: lets `record` reuse `args` without
+    /// parsing and hashing the same text again.
+    pub args_text_hash: u64,
+    pub kind: ToolKind,
     /// FNV-1a hash of the host's call id, used only to match an outcome to its call.
     pub call_id: Option<u64>,
     pub at: f64,
@@ -165,15 +170,34 @@ impl Run {
         self.records.len() - 1
     }
 
-    /// The index of the pending record an outcome belongs to: by call id when given, else the
-    /// newest pending record of the same fingerprint.
-    pub fn find_pending(&self, call_id: Option<u64>, tool: u16, args: &Digest) -> Option<usize> {
+    /// The newest pending record of `tool` whose call id (when given) and argument text match: its
+    /// fingerprint can be reused for the outcome without hashing the arguments again.
+    pub fn find_pending_by_text(
+        &self,
+        call_id: Option<u64>,
+        tool: u16,
+        args_text_hash: u64,
+    ) -> Option<usize> {
         self.records.iter().rposition(|r| {
             r.is_pending()
-                && match call_id {
-                    Some(id) => r.call_id == Some(id),
-                    None => r.same_call(tool, args),
-                }
+                && r.tool == tool
+                && r.args_text_hash == args_text_hash
+                && call_id.is_none_or(|id| r.call_id == Some(id))
+        })
+    }
+
+    /// The index of the pending record an outcome belongs to: by call id when given, else (or when
+    /// no call id matches) the newest pending record of the same fingerprint.
+    pub fn find_pending(&self, call_id: Option<u64>, tool: u16, args: &Digest) -> Option<usize> {
+        let by_id = call_id.and_then(|id| {
+            self.records
+                .iter()
+                .rposition(|r| r.is_pending() && r.call_id == Some(id))
+        });
+        by_id.or_else(|| {
+            self.records
+                .iter()
+                .rposition(|r| r.is_pending() && r.same_call(tool, args))
         })
     }
 

@@ -12,22 +12,43 @@ pub const MAX_DEPTH: usize = 127;
 /// Tool names longer than this are refused.
 const MAX_TOOL_NAME_BYTES: usize = 1024;
 
-/// A call as the host proposes it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CallInput {
+/// A call as the host proposes it. The arguments stay raw JSON text until they are needed, so an
+/// outcome whose call was already fingerprinted by `check` is not parsed and hashed again.
+#[derive(Debug, Clone)]
+pub struct CallInput<'a> {
     pub run_id: Option<String>,
     pub tool: String,
-    pub args: Value,
+    args_raw: Option<&'a RawValue>,
+    /// FNV-1a of the arguments' JSON text as sent (a lookup key, not a fingerprint).
+    pub args_text_hash: u64,
     pub call_id: Option<String>,
     pub at: Option<f64>,
 }
 
+impl CallInput<'_> {
+    /// The parsed arguments; absent or `null` arguments are `{}`.
+    pub fn args(&self) -> Result<Value, GuardError> {
+        match self.args_raw.map(|r| json_field(r, "args")).transpose()? {
+            None | Some(Value::Null) => Ok(Value::Object(Default::default())),
+            Some(v) => Ok(v),
+        }
+    }
+}
+
 /// A call plus what came back.
-#[derive(Debug, Clone, PartialEq)]
-pub struct OutcomeInput {
-    pub call: CallInput,
+#[derive(Debug, Clone)]
+pub struct OutcomeInput<'a> {
+    pub call: CallInput<'a>,
     pub result: Option<Value>,
     pub error: Option<Value>,
+}
+
+/// FNV-1a, 64 bits: cheap keys for matching (call ids, argument texts), never shown or trusted
+/// as fingerprints.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 #[derive(Deserialize)]
@@ -49,7 +70,7 @@ struct RawRecord<'a> {
     error: Option<&'a RawValue>,
 }
 
-pub fn parse_call(text: &str, max_bytes: u32) -> Result<CallInput, GuardError> {
+pub fn parse_call(text: &str, max_bytes: u32) -> Result<CallInput<'_>, GuardError> {
     let raw = parse_raw(text, max_bytes)?;
     if raw.result.is_some() || raw.error.is_some() {
         let field = if raw.result.is_some() {
@@ -65,7 +86,7 @@ pub fn parse_call(text: &str, max_bytes: u32) -> Result<CallInput, GuardError> {
     call_fields(&raw)
 }
 
-pub fn parse_outcome(text: &str, max_bytes: u32) -> Result<OutcomeInput, GuardError> {
+pub fn parse_outcome(text: &str, max_bytes: u32) -> Result<OutcomeInput<'_>, GuardError> {
     let raw = parse_raw(text, max_bytes)?;
     let call = call_fields(&raw)?;
     Ok(OutcomeInput {
@@ -108,7 +129,7 @@ fn translate(error: &serde_json::Error) -> GuardError {
     GuardError::record(None, format!("record is not valid JSON: {message}"))
 }
 
-fn call_fields(raw: &RawRecord) -> Result<CallInput, GuardError> {
+fn call_fields<'a>(raw: &RawRecord<'a>) -> Result<CallInput<'a>, GuardError> {
     let tool = match raw.tool.map(|r| json_field(r, "tool")).transpose()? {
         Some(Value::String(s)) if !s.is_empty() && s.len() <= MAX_TOOL_NAME_BYTES => s,
         Some(Value::String(s)) if s.is_empty() => {
@@ -134,10 +155,8 @@ fn call_fields(raw: &RawRecord) -> Result<CallInput, GuardError> {
         }
         None => return Err(GuardError::record(Some("tool"), "tool is required")),
     };
-    let args = match raw.args.map(|r| json_field(r, "args")).transpose()? {
-        None | Some(Value::Null) => Value::Object(Default::default()),
-        Some(v) => v,
-    };
+    let args_raw = raw.args.filter(|r| r.get() != "null");
+    let args_text_hash = fnv1a(args_raw.map_or("{}", |r| r.get()).as_bytes());
     let at = match raw.at.map(|r| json_field(r, "at")).transpose()? {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => n.as_f64().filter(|x| x.is_finite()),
@@ -154,7 +173,8 @@ fn call_fields(raw: &RawRecord) -> Result<CallInput, GuardError> {
     Ok(CallInput {
         run_id: optional_string(raw.run_id, "runId")?,
         tool,
-        args,
+        args_raw,
+        args_text_hash,
         call_id: optional_string(raw.call_id, "callId")?,
         at,
     })
@@ -196,11 +216,11 @@ mod tests {
     fn names_the_field_that_is_too_deep() {
         let nest = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
         let deep = format!("{{\"tool\":\"t\",\"args\":{}}}", nest(100_000));
-        let err = parse_call(&deep, u32::MAX).unwrap_err();
+        let err = parse_call(&deep, u32::MAX).unwrap().args().unwrap_err();
         assert_eq!(err.code, ErrorCode::TooDeep);
         assert_eq!(err.field.as_deref(), Some("args"));
         let ok = format!("{{\"tool\":\"t\",\"args\":{}}}", nest(MAX_DEPTH));
-        assert!(parse_call(&ok, u32::MAX).is_ok());
+        assert!(parse_call(&ok, u32::MAX).unwrap().args().is_ok());
         let deep_result = format!("{{\"tool\":\"t\",\"result\":{}}}", nest(MAX_DEPTH + 1));
         let err = parse_outcome(&deep_result, u32::MAX).unwrap_err();
         assert_eq!(err.field.as_deref(), Some("result"));

@@ -6,6 +6,7 @@
 //! with a fast native SHA-256 can hash a large text and still produce identical bytes.
 
 use crate::canonical::{digest_json, sha256, Digest, KeyFilter};
+use crate::error::GuardError;
 use serde_json::{Map, Value};
 use sha2::{Digest as _, Sha256};
 
@@ -113,28 +114,52 @@ pub struct OutcomeDigest {
     pub missing_tool: bool,
 }
 
-/// Digests the outcome of `tool(args)`: `error` when the tool threw, else `result`.
+/// Texts longer than this (in UTF-8 bytes) are not scanned for missing-tool messages, so a host may
+/// hand the core the SHA-256 of any longer text part instead of the text, with identical verdicts.
+pub const MAX_SCANNED_TEXT_BYTES: usize = 4096;
+
+/// Where a text part's content comes from.
+#[derive(Debug, Clone, Copy)]
+enum TextSource<'a> {
+    /// `{"type": "text", "text": "..."}`
+    Inline(&'a str),
+    /// `{"type": "text", "textSha256": "<64 hex>"}`: the host hashed the text itself.
+    Hashed(Digest),
+    /// `{"type": "text", "textSide": true}`: the text was passed beside the record.
+    Side,
+}
+
+/// What an outcome is made of, as far as hashing goes.
+#[derive(Clone, Copy)]
+pub struct OutcomeParts<'a> {
+    pub tool: &'a str,
+    /// Apply the `exec`/`process` profile.
+    pub exec_like: bool,
+    pub result: Option<&'a Value>,
+    pub error: Option<&'a Value>,
+    /// The text of a `textSide` part, passed outside the JSON record.
+    pub side_text: Option<&'a str>,
+}
+
+/// Digests an outcome: its `error` when the tool threw, else its `result`.
 pub fn digest_outcome(
-    tool: &str,
-    args: &Value,
-    result: Option<&Value>,
-    error: Option<&Value>,
+    outcome: &OutcomeParts,
     keys: &dyn KeyFilter,
-) -> OutcomeDigest {
+) -> Result<OutcomeDigest, GuardError> {
     let mut parts = Vec::new();
-    match error.filter(|e| !e.is_null()) {
+    match outcome.error.filter(|e| !e.is_null()) {
         Some(error) => {
             let message = error_parts(error, keys, &mut parts);
-            finish(
+            Ok(finish(
                 Kind::Error,
                 &parts,
                 message.as_deref().is_some_and(names_missing_tool),
-            )
+            ))
         }
         None => {
-            let result = result.unwrap_or(&Value::Null);
-            let (kind, missing) = result_parts(tool, args, result, keys, &mut parts);
-            finish(kind, &parts, missing)
+            let result = outcome.result.unwrap_or(&Value::Null);
+            let (kind, missing) = result_parts(outcome, result, keys, &mut parts)?;
+            Ok(finish(kind, &parts, missing))
         }
     }
 }
@@ -193,40 +218,49 @@ fn error_parts(error: &Value, keys: &dyn KeyFilter, parts: &mut Vec<Part>) -> Op
 }
 
 fn result_parts(
-    tool: &str,
-    args: &Value,
+    outcome: &OutcomeParts,
     result: &Value,
     keys: &dyn KeyFilter,
     parts: &mut Vec<Part>,
-) -> (Kind, bool) {
+) -> Result<(Kind, bool), GuardError> {
     let Value::Object(map) = result else {
         match result {
             Value::String(text) => parts.push(Part::Text(sha256(text.as_bytes()))),
             other => parts.push(Part::Json(digest_json(other, keys))),
         }
-        return (Kind::Result, false);
+        return Ok((Kind::Result, false));
     };
     let details = map.get("details").and_then(Value::as_object);
     let is_error = map.get("isError") == Some(&Value::Bool(true));
     let kind = if is_error { Kind::Error } else { Kind::Result };
 
-    if tool == "write" && details.and_then(|d| d.get("changed")) == Some(&Value::Bool(false)) {
-        return (Kind::Unchanged, false);
+    if outcome.tool == "write"
+        && details.and_then(|d| d.get("changed")) == Some(&Value::Bool(false))
+    {
+        return Ok((Kind::Unchanged, false));
     }
-    let texts = content_texts(map);
-    if tool == "exec" || (tool == "process" && is_poll_action(args)) {
+    let content = map.get("content").and_then(Value::as_array);
+    let texts: Vec<TextSource> = match content {
+        Some(items) => items
+            .iter()
+            .filter_map(|item| text_of_part(item).transpose())
+            .collect::<Result<_, _>>()?,
+        None => Vec::new(),
+    };
+    let missing = is_error && texts.iter().any(|t| matches!(t, TextSource::Inline(text) if text.len() <= MAX_SCANNED_TEXT_BYTES && names_missing_tool(text)));
+    if outcome.exec_like {
         if let Some(details) = details {
-            exec_like_parts(details, &texts, keys, parts);
-            return (kind, false);
+            exec_like_parts(details, &texts, outcome.side_text, keys, parts)?;
+            return Ok((kind, false));
         }
     }
-    let Some(content) = map.get("content").and_then(Value::as_array) else {
+    let Some(content) = content else {
         parts.push(Part::Json(digest_json(result, keys)));
-        return (Kind::Result, false);
+        return Ok((Kind::Result, false));
     };
     for item in content {
-        match text_of_part(item) {
-            Some(text) => parts.push(Part::Text(sha256(text.as_bytes()))),
+        match text_of_part(item)? {
+            Some(text) => parts.push(Part::Text(text_digest(text, outcome.side_text)?)),
             None => parts.push(Part::Json(digest_json(item, keys))),
         }
     }
@@ -241,8 +275,7 @@ fn result_parts(
     if !rest.is_empty() {
         parts.push(Part::Json(digest_json(&Value::Object(rest), keys)));
     }
-    let missing = is_error && texts.iter().any(|t| names_missing_tool(t));
-    (kind, missing)
+    Ok((kind, missing))
 }
 
 /// `exec` and `process` poll/log results: status, exit code, signal, timed-out flag and output
@@ -250,10 +283,11 @@ fn result_parts(
 /// `details.tail` is identified by its status and that tail.
 fn exec_like_parts(
     details: &Map<String, Value>,
-    texts: &[&str],
+    texts: &[TextSource],
+    side_text: Option<&str>,
     keys: &dyn KeyFilter,
     parts: &mut Vec<Part>,
-) {
+) -> Result<(), GuardError> {
     let mut state = Map::new();
     for (key, aliases) in [
         ("status", &["status"][..]),
@@ -279,32 +313,57 @@ fn exec_like_parts(
         }
     } else {
         for text in texts {
-            parts.push(Part::Text(sha256(text.as_bytes())));
+            parts.push(Part::Text(text_digest(*text, side_text)?));
         }
     }
+    Ok(())
 }
 
-fn content_texts(map: &Map<String, Value>) -> Vec<&str> {
-    map.get("content")
-        .and_then(Value::as_array)
-        .map(|items| items.iter().filter_map(text_of_part).collect())
-        .unwrap_or_default()
-}
-
-fn text_of_part(item: &Value) -> Option<&str> {
-    let part = item.as_object()?;
-    if part.get("type").and_then(Value::as_str) != Some("text") {
-        return None;
+fn text_digest(text: TextSource, side_text: Option<&str>) -> Result<Digest, GuardError> {
+    match text {
+        TextSource::Inline(text) => Ok(sha256(text.as_bytes())),
+        TextSource::Hashed(digest) => Ok(digest),
+        TextSource::Side => side_text.map(|t| sha256(t.as_bytes())).ok_or_else(|| {
+            GuardError::record(
+                Some("result"),
+                "a text part says textSide but no side text was passed",
+            )
+        }),
     }
-    part.get("text").and_then(Value::as_str)
 }
 
-/// `process` calls with `action: "poll"` or `"log"` are polls of a running process.
-pub fn is_poll_action(args: &Value) -> bool {
-    matches!(
-        args.get("action").and_then(Value::as_str),
-        Some("poll" | "log")
-    )
+/// The text of a content part, if it is a text part.
+fn text_of_part(item: &Value) -> Result<Option<TextSource<'_>>, GuardError> {
+    let Some(part) = item.as_object() else {
+        return Ok(None);
+    };
+    if part.get("type").and_then(Value::as_str) != Some("text") {
+        return Ok(None);
+    }
+    if let Some(text) = part.get("text").and_then(Value::as_str) {
+        return Ok(Some(TextSource::Inline(text)));
+    }
+    if let Some(hex) = part.get("textSha256") {
+        return parse_hex_digest(hex).map(|d| Some(TextSource::Hashed(d)));
+    }
+    if part.get("textSide") == Some(&Value::Bool(true)) {
+        return Ok(Some(TextSource::Side));
+    }
+    Ok(None)
+}
+
+fn parse_hex_digest(value: &Value) -> Result<Digest, GuardError> {
+    let bad = || GuardError::record(Some("result"), "textSha256 must be 64 lowercase hex digits");
+    let hex = value.as_str().filter(|h| h.len() == 64).ok_or_else(bad)?;
+    let mut digest = [0u8; 32];
+    for (byte, pair) in digest.iter_mut().zip(hex.as_bytes().chunks(2)) {
+        let text = std::str::from_utf8(pair).map_err(|_| bad())?;
+        if text.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Err(bad());
+        }
+        *byte = u8::from_str_radix(text, 16).map_err(|_| bad())?;
+    }
+    Ok(digest)
 }
 
 /// Returns the tool name when `message` says a tool does not exist.
@@ -355,8 +414,27 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn digest(tool: &str, args: Value, result: Value) -> Digest {
-        digest_outcome(tool, &args, Some(&result), None, &VolatileKeys::default()).digest
+    fn outcome<'a>(
+        tool: &'a str,
+        result: Option<&'a Value>,
+        error: Option<&'a Value>,
+    ) -> OutcomeParts<'a> {
+        OutcomeParts {
+            tool,
+            exec_like: tool == "exec",
+            result,
+            error,
+            side_text: None,
+        }
+    }
+
+    fn digest(tool: &str, result: Value) -> Digest {
+        digest_outcome(
+            &outcome(tool, Some(&result), None),
+            &VolatileKeys::default(),
+        )
+        .unwrap()
+        .digest
     }
 
     #[test]
@@ -381,36 +459,65 @@ mod tests {
     fn volatile_keys_are_ignored_at_any_depth() {
         let a = digest(
             "x",
-            json!({}),
             json!({"ok": true, "meta": {"durationMs": 5, "requestId": "a"}}),
         );
         let b = digest(
             "x",
-            json!({}),
             json!({"meta": {"requestId": "b", "durationMs": 9}, "ok": true}),
         );
         assert_eq!(a, b);
-        assert_ne!(a, digest("x", json!({}), json!({"ok": false, "meta": {}})));
+        assert_ne!(a, digest("x", json!({"ok": false, "meta": {}})));
     }
 
     #[test]
     fn plain_string_equals_single_text_part_content() {
-        let plain = digest("x", json!({}), json!("hello"));
-        let mcp = digest(
-            "x",
-            json!({}),
-            json!({"content": [{"type": "text", "text": "hello"}]}),
-        );
+        let plain = digest("x", json!("hello"));
+        let mcp = digest("x", json!({"content": [{"type": "text", "text": "hello"}]}));
         assert_eq!(plain, mcp);
     }
 
     #[test]
+    fn host_supplied_and_side_texts_give_identical_digests() {
+        let text = "x".repeat(MAX_SCANNED_TEXT_BYTES + 1);
+        let inline = digest(
+            "read",
+            json!({"content": [{"type": "text", "text": text}], "details": {"n": 1}}),
+        );
+        let hex: String = sha256(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let hashed = digest(
+            "read",
+            json!({"content": [{"type": "text", "textSha256": hex}], "details": {"n": 1}}),
+        );
+        assert_eq!(inline, hashed);
+        let side_result =
+            json!({"content": [{"type": "text", "textSide": true}], "details": {"n": 1}});
+        let side = OutcomeParts {
+            side_text: Some(&text),
+            ..outcome("read", Some(&side_result), None)
+        };
+        assert_eq!(
+            digest_outcome(&side, &VolatileKeys::default())
+                .unwrap()
+                .digest,
+            inline
+        );
+        let no_side = outcome("read", Some(&side_result), None);
+        assert!(digest_outcome(&no_side, &VolatileKeys::default()).is_err());
+        let bad = json!({"content": [{"type": "text", "textSha256": "ABC"}]});
+        assert!(
+            digest_outcome(&outcome("read", Some(&bad), None), &VolatileKeys::default()).is_err()
+        );
+    }
+
+    #[test]
     fn running_exec_is_identified_by_status_and_tail() {
-        let run = |text: &str, pid: u32| {
+        let run = |tail: &str, pid: u32| {
             digest(
                 "exec",
-                json!({"command": "make"}),
-                json!({"content": [{"type": "text", "text": text}], "details": {"status": "running", "pid": pid, "durationMs": pid}}),
+                json!({"content": [{"type": "text", "text": format!("pid {pid}")}], "details": {"status": "running", "pid": pid, "durationMs": pid, "tail": tail}}),
             )
         };
         assert_eq!(run("building", 1), run("building", 2));
@@ -419,16 +526,8 @@ mod tests {
 
     #[test]
     fn unchanged_write_has_one_digest() {
-        let a = digest(
-            "write",
-            json!({"path": "a"}),
-            json!({"details": {"changed": false, "path": "a"}}),
-        );
-        let b = digest(
-            "write",
-            json!({"path": "b"}),
-            json!({"details": {"changed": false, "path": "b"}}),
-        );
+        let a = digest("write", json!({"details": {"changed": false, "path": "a"}}));
+        let b = digest("write", json!({"details": {"changed": false, "path": "b"}}));
         assert_eq!(a, b);
     }
 
@@ -437,17 +536,12 @@ mod tests {
         let keys = VolatileKeys::default();
         let e1 = json!({"name": "Error", "message": "boom", "stack": "at a"});
         let e2 = json!({"name": "Error", "message": "boom", "stack": "at b"});
-        let d1 = digest_outcome("x", &json!({}), None, Some(&e1), &keys);
-        let d2 = digest_outcome("x", &json!({}), None, Some(&e2), &keys);
+        let d1 = digest_outcome(&outcome("x", None, Some(&e1)), &keys).unwrap();
+        let d2 = digest_outcome(&outcome("x", None, Some(&e2)), &keys).unwrap();
         assert_eq!(d1, d2);
         assert!(d1.is_error);
-        let missing = digest_outcome(
-            "y",
-            &json!({}),
-            None,
-            Some(&json!("Unknown tool: y")),
-            &keys,
-        );
+        let message = json!("Unknown tool: y");
+        let missing = digest_outcome(&outcome("y", None, Some(&message)), &keys).unwrap();
         assert!(missing.missing_tool);
     }
 }

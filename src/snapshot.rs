@@ -8,6 +8,7 @@
 use crate::canonical::{sha256, Digest};
 use crate::error::{ErrorCode, GuardError};
 use crate::history::{CallRecord, CompactionWatch, RecordState, Run};
+use crate::tools::ToolKind;
 use crate::verdict::DetectorId;
 use std::collections::VecDeque;
 
@@ -66,6 +67,8 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
         w.u64(r.seq);
         w.u16(r.tool);
         w.bytes(&r.args);
+        w.u64(r.args_text_hash);
+        w.u8(kind_code(r.kind));
         match r.call_id {
             None => w.u8(0),
             Some(id) => {
@@ -171,6 +174,9 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
             return Err(corrupt("a record names a tool outside its tool table"));
         }
         let args = r.digest()?;
+        let args_text_hash = r.u64()?;
+        let kind =
+            kind_from_code(r.u8()?).ok_or_else(|| corrupt("a record's tool kind is invalid"))?;
         let call_id = match r.u8()? {
             0 => None,
             1 => Some(r.u64()?),
@@ -202,6 +208,8 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
             seq,
             tool,
             args,
+            args_text_hash,
+            kind,
             call_id,
             at,
             state,
@@ -222,6 +230,23 @@ fn corrupt(why: &str) -> GuardError {
         None,
         format!("snapshot rejected: {why}"),
     )
+}
+
+fn kind_code(kind: ToolKind) -> u8 {
+    match kind {
+        ToolKind::Poll => 0,
+        ToolKind::Read => 1,
+        ToolKind::Mutate => 2,
+    }
+}
+
+fn kind_from_code(code: u8) -> Option<ToolKind> {
+    match code {
+        0 => Some(ToolKind::Poll),
+        1 => Some(ToolKind::Read),
+        2 => Some(ToolKind::Mutate),
+        _ => None,
+    }
 }
 
 fn detector_code(id: DetectorId) -> u8 {

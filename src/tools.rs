@@ -3,7 +3,6 @@
 
 use crate::config::{describe, opt_count, opt_object, opt_string_list, reject_unknown_keys};
 use crate::error::GuardError;
-use crate::outcome::is_poll_action;
 use serde_json::{Map, Value};
 
 /// What a tool does, as far as loop detection cares.
@@ -173,6 +172,14 @@ pub fn kind_of(
     } else {
         ToolKind::Read
     }
+}
+
+/// `process` calls with `action: "poll"` or `"log"` are polls of a running process.
+pub fn is_poll_action(args: &Value) -> bool {
+    matches!(
+        args.get("action").and_then(Value::as_str),
+        Some("poll" | "log")
+    )
 }
 
 #[cfg(test)]
