@@ -1,8 +1,7 @@
 /**
- * Serialises calls and outcomes to the JSON text the core parses. Each top-level field is
- * stringified on its own so a failure names its field. Value rules: BigInt becomes its decimal
- * string; an Error (anywhere) becomes `{name, message}` without the stack; Date and other objects
- * with `toJSON` use it; `undefined`, functions and symbols are dropped as JSON.stringify drops them.
+ * Serialises calls and outcomes to the JSON text the core parses; a failure names its top-level
+ * field. Value rules: BigInt becomes its decimal string; an Error (anywhere) becomes
+ * `{name, message}` without the stack; Date and other objects with `toJSON` use it; `undefined`, functions and symbols are dropped as JSON.stringify drops them.
  * Cyclic or otherwise unserialisable values give `invalid_record`, too-deep nesting `too_deep`.
  */
 import { LoopGuardError } from "./errors.js";
@@ -38,17 +37,18 @@ function fail(code: "invalid_record" | "too_deep" | "too_large", message: string
   throw new LoopGuardError(code, message, field, cause);
 }
 
-/** JSON text of a call or outcome record; the core rejects wrong shapes and unknown keys. */
+/**
+ * JSON text of a call or outcome record; the core rejects wrong shapes and unknown keys. One
+ * stringify for the whole record; only when it fails are the fields stringified one by one to name
+ * the failing field.
+ */
 export function encodeRecord(record: unknown): string {
-  if (typeof record !== "object" || record === null || Array.isArray(record)) {
+  try {
+    return (JSON.stringify(record, replacer) as string | undefined) ?? "null";
+  } catch {
+    if (typeof record === "object" && record !== null && !Array.isArray(record)) {
+      for (const key of Object.keys(record)) stringifyField((record as Record<string, unknown>)[key], key);
+    }
     return stringifyField(record, null) ?? "null";
   }
-  let text = "{";
-  for (const key of Object.keys(record)) {
-    const value = stringifyField((record as Record<string, unknown>)[key], key);
-    if (value === undefined) continue;
-    if (text.length > 1) text += ",";
-    text += JSON.stringify(key) + ":" + value;
-  }
-  return text + "}";
 }
