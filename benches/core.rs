@@ -70,9 +70,23 @@ fn measure(name: &str, calls: &[(String, String)], rounds: usize) {
     println!("{name:<34} {best:>12.0} ns per check+record");
 }
 
+/// `cargo bench --bench core -- [substring]` runs the workloads whose name contains it.
 fn main() {
-    measure("small mixed records", &small_mixed(20_000), 5);
-    measure("stuck identical loop", &stuck_loop(20_000), 5);
-    measure("64 KB text results", &text_results(200, 64 * 1024), 5);
-    measure("1 MB text results", &text_results(20, 1024 * 1024), 3);
+    let filter = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .unwrap_or_default();
+    let wanted = |name: &str| name.contains(filter.as_str());
+    if wanted("small mixed records") {
+        measure("small mixed records", &small_mixed(20_000), 5);
+    }
+    if wanted("stuck identical loop") {
+        measure("stuck identical loop", &stuck_loop(20_000), 5);
+    }
+    if wanted("64 KB text results") {
+        measure("64 KB text results", &text_results(200, 64 * 1024), 5);
+    }
+    if wanted("1 MB text results") {
+        measure("1 MB text results", &text_results(20, 1024 * 1024), 3);
+    }
 }

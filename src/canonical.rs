@@ -80,8 +80,12 @@ pub fn write_value(value: &Value, filter: &dyn KeyFilter, sink: &mut dyn ByteSin
 }
 
 fn write_object(map: &Map<String, Value>, filter: &dyn KeyFilter, sink: &mut dyn ByteSink) {
+    // serde_json's map iterates keys in UTF-8 byte order, which equals UTF-16 order unless a key
+    // holds a character at or above U+E000 (UTF-8 lead byte 0xEE or more): only then re-sort.
     let mut keys: Vec<&String> = map.keys().filter(|k| !filter.drops(k)).collect();
-    keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    if keys.iter().any(|k| k.bytes().any(|b| b >= 0xEE)) {
+        keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    }
     sink.put(b"{");
     for (i, key) in keys.iter().enumerate() {
         if i > 0 {
@@ -129,8 +133,35 @@ pub fn write_string(s: &str, sink: &mut dyn ByteSink) {
     sink.put(b"\"");
 }
 
-/// Writes a finite double the way ECMAScript's `Number.prototype.toString` does.
+/// Below 2^53 an integral double's exact digits are also its shortest round-trip digits.
+const EXACT_INTEGER_LIMIT: f64 = 9_007_199_254_740_992.0;
+
+/// Writes a finite double the way ECMAScript's `Number.prototype.toString` does. Integers below
+/// 2^53 (the common case) are written without allocating.
 pub fn write_number(x: f64, sink: &mut dyn ByteSink) {
+    if x.fract() == 0.0 && x.abs() < EXACT_INTEGER_LIMIT {
+        let mut buf = [0u8; 24];
+        let mut pos = buf.len();
+        let mut n = x.abs() as u64;
+        loop {
+            pos -= 1;
+            if let Some(slot) = buf.get_mut(pos) {
+                *slot = b'0' + (n % 10) as u8;
+            }
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        if x < 0.0 {
+            pos -= 1;
+            if let Some(slot) = buf.get_mut(pos) {
+                *slot = b'-';
+            }
+        }
+        sink.put(buf.get(pos..).unwrap_or_default());
+        return;
+    }
     sink.put(format_number(x).as_bytes());
 }
 
@@ -174,6 +205,23 @@ mod tests {
 
     fn canon(text: &str) -> String {
         to_canonical_string(&serde_json::from_str(text).unwrap())
+    }
+
+    #[test]
+    fn integer_fast_path_matches_the_general_formatter() {
+        for x in [
+            0.0,
+            -0.0,
+            7.0,
+            -42.0,
+            1e20,
+            999_999_999_999_999_900_000.0,
+            9007199254740993.0,
+        ] {
+            let mut fast = Vec::new();
+            write_number(x, &mut fast);
+            assert_eq!(String::from_utf8(fast).unwrap(), format_number(x), "{x}");
+        }
     }
 
     #[test]

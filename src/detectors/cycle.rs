@@ -3,24 +3,20 @@
 //! blocks at `criticalThreshold` calls (or `criticalLaps × period + 1`) only when every position of
 //! the cycle keeps returning the same outcome. Period 2 is `ping_pong`, period 1 `generic_repeat`.
 
-use super::{periodic_finding, shortest_pattern, Proposal};
+use super::{periodic_finding, Proposal, Window};
 use crate::config::Config;
-use crate::history::Run;
 use crate::verdict::{DetectorId, Finding};
 
 const MIN_PERIOD: usize = 3;
 
-pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
     if !config.detectors.cycle {
         return None;
     }
-    let (period, tail, count) = shortest_pattern(run, proposal, config.max_cycle_period as usize)?;
-    if period < MIN_PERIOD {
-        return None;
-    }
+    let (period, tail, count) = window.pattern_in(MIN_PERIOD..=config.max_cycle_period as usize)?;
     periodic_finding(
         DetectorId::Cycle,
-        &tail,
+        tail,
         period,
         count,
         proposal,

@@ -1,16 +1,15 @@
 //! `error_repeat`: the same tool keeps failing with the same error, whatever the arguments.
 //! Counts the tool's newest completed calls that returned one identical error outcome.
 
-use super::{same_tool_outcome_streak, threshold_finding, Proposal};
+use super::{threshold_finding, Proposal, Window};
 use crate::config::Config;
-use crate::history::Run;
 use crate::verdict::{DetectorId, Finding};
 
-pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
     if !config.detectors.error_repeat {
         return None;
     }
-    let streak = same_tool_outcome_streak(run, proposal);
+    let streak = window.same_tool_outcome_streak(proposal);
     if !streak.first()?.is_error() {
         return None;
     }

@@ -2,17 +2,16 @@
 //! `warningThreshold` times in the window; blocks when it has produced the identical outcome
 //! `criticalThreshold` times in a row (other calls in between do not break the streak).
 
-use super::{last_done, same_call, Proposal};
+use super::{Proposal, Window};
 use crate::config::Config;
-use crate::history::Run;
 use crate::tools::ToolKind;
 use crate::verdict::{DetectorId, Finding, Level};
 
-pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
     if !config.detectors.generic_repeat || proposal.kind == ToolKind::Poll {
         return None;
     }
-    let run_length = last_done(run, proposal).map_or(0, |r| r.same_outcome_run);
+    let run_length = window.last_done(proposal).map_or(0, |r| r.same_outcome_run);
     if run_length >= proposal.critical_threshold {
         return Some(Finding::new(
             DetectorId::GenericRepeat,
@@ -21,7 +20,7 @@ pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding
             proposal.critical_threshold,
         ));
     }
-    let occurrences = u32::try_from(same_call(run, proposal).count())
+    let occurrences = u32::try_from(window.same_call(proposal).count())
         .unwrap_or(u32::MAX)
         .saturating_add(1);
     (occurrences >= proposal.warning_threshold).then(|| {

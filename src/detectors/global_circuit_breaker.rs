@@ -3,28 +3,28 @@
 //! that many calls in a row were refused. It cannot be switched off while the guard is enabled;
 //! only patient polling within its budget holds it back.
 
-use super::{polling_patiently, same_call, Proposal};
+use super::{polling_patiently, Proposal, Window};
 use crate::config::Config;
-use crate::history::Run;
 use crate::tools::ToolKind;
 use crate::verdict::{DetectorId, Finding, Level};
 
-pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    let streak = same_call(run, proposal)
+pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
+    let streak = window
+        .same_call(proposal)
         .find(|r| !r.is_pending())
         .map_or(0, |r| r.no_progress);
     let threshold = config.global_circuit_breaker_threshold;
-    if streak.max(run.trailing_vetoes) < threshold {
+    if streak.max(window.run.trailing_vetoes) < threshold {
         return None;
     }
     let patient = proposal.kind == ToolKind::Poll
-        && run.trailing_vetoes < threshold
-        && polling_patiently(run, proposal, config);
+        && window.run.trailing_vetoes < threshold
+        && polling_patiently(window, proposal, config);
     (!patient).then(|| {
         Finding::new(
             DetectorId::GlobalCircuitBreaker,
             Level::CircuitBreak,
-            streak.max(run.trailing_vetoes),
+            streak.max(window.run.trailing_vetoes),
             threshold,
         )
     })

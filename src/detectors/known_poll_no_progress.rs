@@ -3,19 +3,18 @@
 //! in a row. A poll whose output changes is progress and resets the streak, so it is never flagged.
 //! Patient polling (backing off, or slow) stays at a warning until `pollBudgetMs` is spent.
 
-use super::{last_done, polling_patiently, threshold_finding, Proposal};
+use super::{polling_patiently, threshold_finding, Proposal, Window};
 use crate::config::Config;
-use crate::history::Run;
 use crate::tools::ToolKind;
 use crate::verdict::{DetectorId, Finding, Level};
 
-pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
     if !config.detectors.known_poll_no_progress || proposal.kind != ToolKind::Poll {
         return None;
     }
-    let count = last_done(run, proposal)?.same_outcome_run as usize;
+    let count = window.last_done(proposal)?.same_outcome_run as usize;
     let finding = threshold_finding(DetectorId::KnownPollNoProgress, count, proposal)?;
-    if finding.level == Level::Critical && polling_patiently(run, proposal, config) {
+    if finding.level == Level::Critical && polling_patiently(window, proposal, config) {
         return threshold_finding(
             DetectorId::KnownPollNoProgress,
             count,

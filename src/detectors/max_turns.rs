@@ -1,18 +1,17 @@
 //! `max_turns`: a hard cap on calls per run (`maxTurns`, off by default, 40 in `strict`). The call
 //! after the cap stops the run; host-reported progress does not reset it.
 
-use super::Proposal;
+use super::{Proposal, Window};
 use crate::config::Config;
-use crate::history::Run;
 use crate::verdict::{DetectorId, Finding, Level};
 
-pub fn detect(run: &Run, _proposal: &Proposal, config: &Config) -> Option<Finding> {
+pub fn detect(window: &Window, _proposal: &Proposal, config: &Config) -> Option<Finding> {
     let threshold = config.max_turns?;
-    (run.turns >= threshold).then(|| {
+    (window.run.turns >= threshold).then(|| {
         Finding::new(
             DetectorId::MaxTurns,
             Level::CircuitBreak,
-            run.turns,
+            window.run.turns,
             threshold,
         )
     })

@@ -39,7 +39,7 @@ const BACKOFF_FACTOR: f64 = 1.5 * (1.0 - 1e-9);
 /// Polls closer together than this are never patient, whatever their growth.
 const MIN_PATIENT_INTERVAL_MS: f64 = 1000.0;
 
-type Detector = fn(&Run, &Proposal, &Config) -> Option<Finding>;
+type Detector = fn(&Window, &Proposal, &Config) -> Option<Finding>;
 
 /// Evaluation order; on equal levels the earlier (more specific) detector wins.
 const ORDER: [Detector; 10] = [
@@ -59,63 +59,114 @@ const ORDER: [Detector; 10] = [
 /// detector in `ORDER`); among warnings, the first one that is due (see `should_emit_warning`).
 /// `None` when nothing fires or no warning is due.
 pub fn decide(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+    let window = Window::new(run, proposal, config);
     let findings: Vec<Finding> = ORDER
         .iter()
-        .filter_map(|detect| detect(run, proposal, config))
+        .filter_map(|detect| detect(&window, proposal, config))
         .collect();
     let top = findings.iter().map(|f| f.level).max()?;
     if top == Level::Warning {
         return findings
             .into_iter()
-            .find(|f| should_emit_warning(run, proposal, f));
+            .find(|f| should_emit_warning(&window, proposal, f));
     }
     findings.into_iter().find(|f| f.level == top)
 }
 
-/// Records after the last host-reported progress.
-fn since_progress(run: &Run) -> impl DoubleEndedIterator<Item = &CallRecord> {
-    let floor = run.progress_floor;
-    run.records().iter().filter(move |r| r.seq >= floor)
+/// A repeating pattern at the end of the window that the proposed call continues.
+struct Pattern {
+    period: usize,
+    /// Index (into `Window::records`) where the repeating tail starts.
+    start: usize,
+    /// Calls in the pattern, the proposed one included.
+    count: u32,
 }
 
-/// Records of the proposed fingerprint that count towards streaks, newest first.
-fn same_call<'r>(run: &'r Run, proposal: &Proposal) -> impl Iterator<Item = &'r CallRecord> {
-    let tool = proposal.tool_index;
-    let args = proposal.args;
-    since_progress(run)
-        .rev()
-        .filter(move |r| Some(r.tool) == tool && r.args == args)
+/// A run's window as the detectors see one proposal: the records after the last host-reported
+/// progress, and what several detectors share, computed once.
+pub struct Window<'r> {
+    pub run: &'r Run,
+    /// Records after the last host-reported progress, oldest first.
+    records: Vec<&'r CallRecord>,
+    pattern: Option<Pattern>,
 }
 
-/// The newest completed record of the proposed fingerprint.
-fn last_done<'r>(run: &'r Run, proposal: &Proposal) -> Option<&'r CallRecord> {
-    same_call(run, proposal).find(|r| r.outcome().is_some())
+impl<'r> Window<'r> {
+    fn new(run: &'r Run, proposal: &Proposal, config: &Config) -> Window<'r> {
+        let floor = run.progress_floor;
+        let records: Vec<&CallRecord> = run.records().iter().filter(|r| r.seq >= floor).collect();
+        let max_period = if config.detectors.cycle {
+            config.max_cycle_period as usize
+        } else {
+            2
+        };
+        let pattern = shortest_pattern(&records, proposal, max_period);
+        Window {
+            run,
+            records,
+            pattern,
+        }
+    }
+
+    /// Records of the proposed fingerprint that count towards streaks, newest first.
+    fn same_call<'a>(&'a self, proposal: &Proposal) -> impl Iterator<Item = &'r CallRecord> + 'a {
+        let tool = proposal.tool_index;
+        let args = proposal.args;
+        self.records
+            .iter()
+            .rev()
+            .copied()
+            .filter(move |r| Some(r.tool) == tool && r.args == args)
+    }
+
+    /// The newest completed record of the proposed fingerprint.
+    fn last_done(&self, proposal: &Proposal) -> Option<&'r CallRecord> {
+        self.same_call(proposal).find(|r| r.outcome().is_some())
+    }
+
+    /// The newest completed records of the proposed tool (any args) that share the newest one's
+    /// outcome, newest first.
+    fn same_tool_outcome_streak(&self, proposal: &Proposal) -> Vec<&'r CallRecord> {
+        let Some(tool) = proposal.tool_index else {
+            return Vec::new();
+        };
+        let mut completed = self
+            .records
+            .iter()
+            .rev()
+            .copied()
+            .filter(|r| r.tool == tool && r.outcome().is_some());
+        let Some(newest) = completed.next() else {
+            return Vec::new();
+        };
+        let mut streak = vec![newest];
+        streak.extend(completed.take_while(|r| r.outcome() == newest.outcome()));
+        streak
+    }
+
+    /// The pattern's (period, tail, count) when its period is within `periods`.
+    fn pattern_in(
+        &self,
+        periods: std::ops::RangeInclusive<usize>,
+    ) -> Option<(usize, &[&'r CallRecord], u32)> {
+        let pattern = self
+            .pattern
+            .as_ref()
+            .filter(|p| periods.contains(&p.period))?;
+        Some((
+            pattern.period,
+            self.records.get(pattern.start..)?,
+            pattern.count,
+        ))
+    }
 }
 
-/// The newest completed records of the proposed tool (any args) that share the newest one's
-/// outcome, newest first.
-fn same_tool_outcome_streak<'r>(run: &'r Run, proposal: &Proposal) -> Vec<&'r CallRecord> {
-    let Some(tool) = proposal.tool_index else {
-        return Vec::new();
-    };
-    let mut completed = since_progress(run)
-        .rev()
-        .filter(|r| r.tool == tool && r.outcome().is_some());
-    let Some(newest) = completed.next() else {
-        return Vec::new();
-    };
-    let mut streak = vec![newest];
-    streak.extend(completed.take_while(|r| r.outcome() == newest.outcome()));
-    streak
-}
-
-/// The window's tail that repeats with period `period` and is continued by the proposed call,
-/// as (tail records, count of calls in the pattern including the proposed one).
-fn periodic_tail<'r>(
-    records: &[&'r CallRecord],
+/// Where the tail that repeats with period `period` and is continued by the proposed call starts.
+fn periodic_tail_start(
+    records: &[&CallRecord],
     proposal: &Proposal,
     period: usize,
-) -> Option<(Vec<&'r CallRecord>, u32)> {
+) -> Option<usize> {
     let n = records.len();
     let lap_start = *records.get(n.checked_sub(period)?)?;
     if Some(lap_start.tool) != proposal.tool_index || lap_start.args != proposal.args {
@@ -133,22 +184,24 @@ fn periodic_tail<'r>(
         }
         start -= 1;
     }
-    let tail = records.get(start..)?.to_vec();
-    let count = u32::try_from(tail.len() + 1).unwrap_or(u32::MAX);
-    Some((tail, count))
+    Some(start)
 }
 
 /// The smallest period (1..=max) whose pattern the proposed call continues with at least two laps
-/// (the proposed call included), with its tail.
-fn shortest_pattern<'r>(
-    run: &'r Run,
+/// (the proposed call included).
+fn shortest_pattern(
+    records: &[&CallRecord],
     proposal: &Proposal,
     max_period: usize,
-) -> Option<(usize, Vec<&'r CallRecord>, u32)> {
-    let records: Vec<&CallRecord> = since_progress(run).collect();
+) -> Option<Pattern> {
     (1..=max_period).find_map(|period| {
-        let (tail, count) = periodic_tail(&records, proposal, period)?;
-        (count as usize >= 2 * period).then_some((period, tail, count))
+        let start = periodic_tail_start(records, proposal, period)?;
+        let count = u32::try_from(records.len() - start + 1).unwrap_or(u32::MAX);
+        (count as usize >= 2 * period).then_some(Pattern {
+            period,
+            start,
+            count,
+        })
     })
 }
 
@@ -170,11 +223,12 @@ fn laps_are_stable(tail: &[&CallRecord], period: usize) -> bool {
 /// Identical polls that wait patiently (each interval at least 1.5× the previous, or at least
 /// `patientPollMs`; never under a second) within `pollBudgetMs` of polling time are not escalated
 /// past a warning.
-fn polling_patiently(run: &Run, proposal: &Proposal, config: &Config) -> bool {
-    let Some(newest) = last_done(run, proposal) else {
+fn polling_patiently(window: &Window, proposal: &Proposal, config: &Config) -> bool {
+    let Some(newest) = window.last_done(proposal) else {
         return false;
     };
-    let mut times: Vec<f64> = same_call(run, proposal)
+    let mut times: Vec<f64> = window
+        .same_call(proposal)
         .filter(|r| r.outcome().is_some())
         .take_while(|r| r.outcome() == newest.outcome())
         .map(|r| r.at)
@@ -202,25 +256,18 @@ fn polling_patiently(run: &Run, proposal: &Proposal, config: &Config) -> bool {
 
 /// A warning is emitted when it first crosses its threshold and again once `threshold` further
 /// calls of the same pattern were made since the last call it warned about.
-fn should_emit_warning(run: &Run, proposal: &Proposal, finding: &Finding) -> bool {
+fn should_emit_warning(window: &Window, proposal: &Proposal, finding: &Finding) -> bool {
     let detector = finding.detector;
+    let newest_first = window.records.iter().rev().copied();
     let scope: Box<dyn Iterator<Item = &CallRecord>> = match detector {
-        DetectorId::PingPong | DetectorId::Cycle => Box::new(
-            run.records()
-                .iter()
-                .rev()
-                .take(finding.count.saturating_sub(1) as usize),
-        ),
+        DetectorId::PingPong | DetectorId::Cycle => {
+            Box::new(newest_first.take(finding.count.saturating_sub(1) as usize))
+        }
         DetectorId::Stall | DetectorId::ErrorRepeat => {
             let tool = proposal.tool_index;
-            Box::new(
-                run.records()
-                    .iter()
-                    .rev()
-                    .filter(move |r| Some(r.tool) == tool),
-            )
+            Box::new(newest_first.filter(move |r| Some(r.tool) == tool))
         }
-        _ => Box::new(same_call(run, proposal)),
+        _ => Box::new(window.same_call(proposal)),
     };
     for (since, record) in scope.enumerate() {
         if record.warned == Some(detector) {

@@ -3,25 +3,21 @@
 //! `criticalThreshold` calls (or `2 × criticalLaps + 1`) only when each side keeps returning the
 //! same outcome: alternation whose results change is progress.
 
-use super::{periodic_finding, shortest_pattern, Proposal};
+use super::{periodic_finding, Proposal, Window};
 use crate::config::Config;
-use crate::history::Run;
 use crate::verdict::{DetectorId, Finding};
 
 const PERIOD: usize = 2;
 
-pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
     if !config.detectors.ping_pong {
         return None;
     }
-    let (period, tail, count) = shortest_pattern(run, proposal, PERIOD)?;
-    if period != PERIOD {
-        return None;
-    }
-    let partner = tail.last().map(|r| run.tool_name(r.tool).to_owned());
+    let (_, tail, count) = window.pattern_in(PERIOD..=PERIOD)?;
+    let partner = tail.last().map(|r| window.run.tool_name(r.tool).to_owned());
     periodic_finding(
         DetectorId::PingPong,
-        &tail,
+        tail,
         PERIOD,
         count,
         proposal,

@@ -3,17 +3,16 @@
 //! share one outcome, across at least two distinct argument sets. Mutating tools (identical
 //! acknowledgements are normal) and poll tools (judged by `known_poll_no_progress`) are exempt.
 
-use super::{same_tool_outcome_streak, threshold_finding, Proposal};
+use super::{threshold_finding, Proposal, Window};
 use crate::config::Config;
-use crate::history::Run;
 use crate::tools::ToolKind;
 use crate::verdict::{DetectorId, Finding};
 
-pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
     if !config.detectors.stall || proposal.kind != ToolKind::Read {
         return None;
     }
-    let streak = same_tool_outcome_streak(run, proposal);
+    let streak = window.same_tool_outcome_streak(proposal);
     let first = streak.first()?;
     if streak.iter().all(|r| r.args == first.args) {
         return None;

@@ -2,14 +2,13 @@
 //! within `windowMs` (by the calls' `at`) is refused, saying when the tool may be called again.
 //! Refused calls do not use up the cap.
 
-use super::Proposal;
+use super::{Proposal, Window};
 use crate::config::Config;
-use crate::history::Run;
 use crate::verdict::{DetectorId, Finding, Level};
 
-pub fn detect(run: &Run, proposal: &Proposal, _config: &Config) -> Option<Finding> {
+pub fn detect(window: &Window, proposal: &Proposal, _config: &Config) -> Option<Finding> {
     let cap = proposal.cap?;
-    let times = run.cap_times(proposal.tool)?;
+    let times = window.run.cap_times(proposal.tool)?;
     let recent: Vec<f64> = times
         .iter()
         .copied()

@@ -1,16 +1,15 @@
 //! `unknown_tool_repeat`: the model keeps calling a tool that does not exist. Counts the window's
 //! calls of the tool that were reported missing, plus refused calls of it after the first report.
 
-use super::Proposal;
+use super::{Proposal, Window};
 use crate::config::Config;
-use crate::history::Run;
 use crate::verdict::{DetectorId, Finding, Level};
 
-pub fn detect(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
     let tool = proposal.tool_index?;
     let mut count = 0u32;
     let mut reported = false;
-    for record in run.records().iter().filter(|r| r.tool == tool) {
+    for record in window.run.records().iter().filter(|r| r.tool == tool) {
         if record.reported_missing() {
             reported = true;
             count += 1;
