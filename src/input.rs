@@ -70,8 +70,55 @@ struct RawRecord<'a> {
     error: Option<&'a RawValue>,
 }
 
+/// The common case in one pass: a well-formed record with typed fields. Anything it rejects is
+/// parsed again by the field-by-field path, which names the offending field.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct WellFormed<'a> {
+    #[serde(default)]
+    run_id: Option<String>,
+    tool: String,
+    #[serde(borrow, default)]
+    args: Option<&'a RawValue>,
+    #[serde(default)]
+    call_id: Option<String>,
+    #[serde(default)]
+    at: Option<f64>,
+    #[serde(default)]
+    result: Option<Value>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+/// The outcome when `text` is a well-formed record, else `None`.
+fn parse_well_formed(text: &str) -> Option<OutcomeInput<'_>> {
+    let record: WellFormed = serde_json::from_str(text).ok()?;
+    if record.tool.is_empty() || record.tool.len() > MAX_TOOL_NAME_BYTES {
+        return None;
+    }
+    let args_raw = record.args.filter(|r| r.get() != "null");
+    Some(OutcomeInput {
+        call: CallInput {
+            run_id: record.run_id,
+            tool: record.tool,
+            args_raw,
+            args_text_hash: fnv1a(args_raw.map_or("{}", |r| r.get()).as_bytes()),
+            call_id: record.call_id,
+            at: record.at,
+        },
+        result: record.result,
+        error: record.error,
+    })
+}
+
 pub fn parse_call(text: &str, max_bytes: u32) -> Result<CallInput<'_>, GuardError> {
-    let raw = parse_raw(text, max_bytes)?;
+    check_size(text, max_bytes)?;
+    if let Some(outcome) =
+        parse_well_formed(text).filter(|o| o.result.is_none() && o.error.is_none())
+    {
+        return Ok(outcome.call);
+    }
+    let raw = parse_raw(text)?;
     if raw.result.is_some() || raw.error.is_some() {
         let field = if raw.result.is_some() {
             "result"
@@ -87,7 +134,11 @@ pub fn parse_call(text: &str, max_bytes: u32) -> Result<CallInput<'_>, GuardErro
 }
 
 pub fn parse_outcome(text: &str, max_bytes: u32) -> Result<OutcomeInput<'_>, GuardError> {
-    let raw = parse_raw(text, max_bytes)?;
+    check_size(text, max_bytes)?;
+    if let Some(outcome) = parse_well_formed(text) {
+        return Ok(outcome);
+    }
+    let raw = parse_raw(text)?;
     let call = call_fields(&raw)?;
     Ok(OutcomeInput {
         call,
@@ -96,7 +147,7 @@ pub fn parse_outcome(text: &str, max_bytes: u32) -> Result<OutcomeInput<'_>, Gua
     })
 }
 
-fn parse_raw(text: &str, max_bytes: u32) -> Result<RawRecord<'_>, GuardError> {
+fn check_size(text: &str, max_bytes: u32) -> Result<(), GuardError> {
     if text.len() > max_bytes as usize {
         return Err(GuardError::new(
             ErrorCode::TooLarge,
@@ -107,6 +158,11 @@ fn parse_raw(text: &str, max_bytes: u32) -> Result<RawRecord<'_>, GuardError> {
             ),
         ));
     }
+    Ok(())
+}
+
+/// The field-by-field path: skims the record, then parses each field with its own error.
+fn parse_raw(text: &str) -> Result<RawRecord<'_>, GuardError> {
     serde_json::from_str::<RawRecord>(text).map_err(|e| translate(&e))
 }
 
