@@ -9,7 +9,7 @@
  * guard throws LoopGuardError code `internal` instead (after the same recovery). exportRun and
  * importRun have no safe fallback and always throw `internal`.
  */
-import { encodeRecord } from "./encode.js";
+import { encodeRecord, hashLargeTexts } from "./encode.js";
 import { fromCoreError, LoopGuardError } from "./errors.js";
 import type { RawGuard, WasmRuntime } from "./runtime.js";
 import type { LoopGuardConfig, Stats, ToolCall, ToolOutcome, Verdict } from "./types.js";
@@ -166,7 +166,8 @@ export class LoopGuardCore {
   }
 
   #verdict(op: Op, record: ToolCall | ToolOutcome): Verdict {
-    const json = encodeRecord(record);
+    const texts = this.#runtime.largeTexts;
+    const json = encodeRecord(op === "record" && texts !== undefined ? hashLargeTexts(record, texts) : record);
     const at = (record as { at?: unknown } | null)?.at;
     const nowMs = typeof at === "number" ? at : Date.now();
     const text = this.#call(() => (op === "check" ? this.#live().check(json, nowMs) : this.#live().record(json, nowMs)));

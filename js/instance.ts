@@ -3,14 +3,15 @@
  * at import in Node, Deno, Bun and workerd, by `await init()` in browsers.
  */
 import { LoopGuardError } from "./errors.js";
+import type { TextHasher } from "./encode.js";
 import { type WasmBindings, WasmRuntime } from "./runtime.js";
 import type { InitInput } from "./types.js";
 
 let runtime: WasmRuntime | undefined;
 
-/** Records the initialised glue; later calls keep the first runtime. */
-export function install(bindings: WasmBindings): void {
-  runtime ??= new WasmRuntime(bindings);
+/** Records the initialised glue (and a native text hasher, if any); later calls keep the first runtime. */
+export function install(bindings: WasmBindings, hashText?: TextHasher): void {
+  runtime ??= new WasmRuntime(bindings, hashText);
 }
 
 export function installed(): boolean {

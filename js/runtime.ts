@@ -4,6 +4,7 @@
  * module (the glue is built with wasm-bindgen's `--experimental-reset-state-function`), and the
  * generation number tells each guard that its handle belongs to the old instance.
  */
+import type { LargeTexts, TextHasher } from "./encode.js";
 
 /** The wasm-bindgen class exported by the core's bindings (src/bindings.rs). */
 export interface RawGuard {
@@ -22,13 +23,21 @@ export interface RawGuard {
 export interface WasmBindings {
   WasmGuard: new (config: unknown) => RawGuard;
   coreVersion(): string;
+  maxScannedTextBytes(): number;
   __wbg_reset_state(): void;
 }
 
 export class WasmRuntime {
   #generation = 0;
+  /** Set where the runtime can hash large result texts natively (see encode.ts). */
+  readonly largeTexts: LargeTexts | undefined;
 
-  constructor(readonly bindings: WasmBindings) {}
+  constructor(
+    readonly bindings: WasmBindings,
+    hashText?: TextHasher,
+  ) {
+    this.largeTexts = hashText === undefined ? undefined : { hash: hashText, above: bindings.maxScannedTextBytes() };
+  }
 
   /** Increases each time the instance is replaced; handles from older generations are dead. */
   get generation(): number {
