@@ -141,7 +141,7 @@ impl Guard {
         tool: &'a str,
         kind: ToolKind,
         args: Digest,
-        at: f64,
+        at: Option<f64>,
     ) -> Proposal<'a> {
         let settings = config.tools.get(tool);
         let (warning_threshold, critical_threshold) = config.thresholds_for(tool);
@@ -177,7 +177,7 @@ impl Guard {
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
         let at = call.at.unwrap_or(now_ms);
-        let proposal = Self::proposal(config, run, &call.tool, kind, args, at);
+        let proposal = Self::proposal(config, run, &call.tool, kind, args, Some(at));
         let (verdict, warned) = match decide(run, &proposal, config) {
             None => (Verdict::allow(&call.tool, run_id), None),
             Some(found) => {
@@ -296,7 +296,7 @@ impl Guard {
                 );
             }
         }
-        let next_identical = Self::proposal(config, run, &call.tool, kind, args, at);
+        let next_identical = Self::proposal(config, run, &call.tool, kind, args, None);
         let verdict = match decide(run, &next_identical, config) {
             Some(found) if found.level >= Level::Critical => {
                 Verdict::forecast(&found, &call.tool, run_id)

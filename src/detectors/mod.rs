@@ -28,7 +28,9 @@ pub struct Proposal<'a> {
     pub tool_index: Option<u16>,
     pub args: Digest,
     pub kind: ToolKind,
-    pub at: f64,
+    /// When the call is made; `None` for the forecast of a `record`, which cannot know when the
+    /// next call will come and so assumes it waits as long as caps and patient polling ask.
+    pub at: Option<f64>,
     pub warning_threshold: u32,
     pub critical_threshold: u32,
     pub cap: Option<Cap>,
@@ -234,11 +236,13 @@ fn polling_patiently(window: &Window, proposal: &Proposal, config: &Config) -> b
         .map(|r| r.at)
         .collect();
     times.reverse();
-    times.push(proposal.at);
-    let Some(first) = times.first() else {
+    if let Some(at) = proposal.at {
+        times.push(at);
+    }
+    let (Some(first), Some(last)) = (times.first(), times.last()) else {
         return false;
     };
-    if proposal.at - first >= config.poll_budget_ms {
+    if last - first >= config.poll_budget_ms {
         return false;
     }
     let intervals: Vec<f64> = times

@@ -1,6 +1,6 @@
 //! `tool_cap`: a per-tool rate cap (`tools.<name>.cap = {calls, windowMs}`). The (calls+1)-th call
 //! within `windowMs` (by the calls' `at`) is refused, saying when the tool may be called again.
-//! Refused calls do not use up the cap.
+//! Refused calls do not use up the cap; caps are per run; the count reported is `calls`.
 
 use super::{Proposal, Window};
 use crate::config::Config;
@@ -8,11 +8,12 @@ use crate::verdict::{DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, _config: &Config) -> Option<Finding> {
     let cap = proposal.cap?;
+    let at = proposal.at?;
     let times = window.run.cap_times(proposal.tool)?;
     let recent: Vec<f64> = times
         .iter()
         .copied()
-        .filter(|t| proposal.at - t < cap.window_ms)
+        .filter(|t| at - t < cap.window_ms)
         .collect();
     let count = u32::try_from(recent.len()).unwrap_or(u32::MAX);
     if count < cap.calls {
@@ -20,7 +21,7 @@ pub fn detect(window: &Window, proposal: &Proposal, _config: &Config) -> Option<
     }
     let oldest = recent.iter().copied().fold(f64::INFINITY, f64::min);
     let mut finding = Finding::new(DetectorId::ToolCap, Level::Critical, count, cap.calls);
-    finding.retry_after_ms = Some((oldest + cap.window_ms - proposal.at).max(0.0));
+    finding.retry_after_ms = Some((oldest + cap.window_ms - at).max(0.0));
     finding.window_ms = Some(cap.window_ms);
     Some(finding)
 }
