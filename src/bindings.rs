@@ -2,7 +2,7 @@
 //! plain object, verdicts and stats leave as JSON text; errors become JS `Error`s carrying the
 //! core's stable `code` and `field`. No detection rule lives here.
 
-use crate::error::GuardError;
+use crate::error::{ErrorCode, GuardError};
 use crate::Guard;
 use wasm_bindgen::prelude::*;
 
@@ -37,8 +37,9 @@ impl WasmGuard {
             serde_json::Value::Null
         } else {
             serde_wasm_bindgen::from_value(config).map_err(|e| {
-                to_js_error(GuardError::config(
-                    "",
+                to_js_error(GuardError::new(
+                    ErrorCode::InvalidConfig,
+                    None,
                     format!("config is not a plain JSON object: {e}"),
                 ))
             })?

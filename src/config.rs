@@ -2,7 +2,7 @@
 //! but on unless `enabled: false`), the `strict` preset for small models, and this guard's own
 //! options. Validation names the offending field and value; config is fixed at construction.
 
-use crate::error::GuardError;
+use crate::error::{ErrorCode, GuardError};
 use crate::outcome::VolatileKeys;
 use crate::tools::ToolSettings;
 use serde_json::{Map, Value};
@@ -149,8 +149,9 @@ impl Config {
             Value::Null => &empty,
             Value::Object(map) => map,
             other => {
-                return Err(GuardError::config(
-                    "",
+                return Err(GuardError::new(
+                    ErrorCode::InvalidConfig,
+                    None,
                     format!("config must be an object, got {}", describe(other)),
                 ))
             }

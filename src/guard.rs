@@ -4,7 +4,7 @@
 use crate::canonical::{digest_json, Digest, KeepAll};
 use crate::config::Config;
 use crate::detectors::{decide, Proposal};
-use crate::error::GuardError;
+use crate::error::{ErrorCode, GuardError};
 use crate::history::{CallRecord, CompactionWatch, RecordState, Run};
 use crate::input::{fnv1a, parse_call, parse_outcome, CallInput};
 use crate::outcome::{
@@ -36,8 +36,13 @@ impl Guard {
 
     /// A guard from config JSON text.
     pub fn from_config_text(text: &str) -> Result<Guard, GuardError> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| GuardError::config("", format!("config is not valid JSON: {e}")))?;
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            GuardError::new(
+                ErrorCode::InvalidConfig,
+                None,
+                format!("config is not valid JSON: {e}"),
+            )
+        })?;
         Guard::new(&value)
     }
 

@@ -147,7 +147,12 @@ pub fn parse_outcome(text: &str, max_bytes: u32) -> Result<OutcomeInput<'_>, Gua
     })
 }
 
+/// Size and shape checks before any parsing: serde would also read a JSON array as a record
+/// (field by position), so anything but an object is refused here.
 fn check_size(text: &str, max_bytes: u32) -> Result<(), GuardError> {
+    if !text.trim_start().starts_with('{') {
+        return Err(GuardError::record(None, "a record must be a JSON object"));
+    }
     if text.len() > max_bytes as usize {
         return Err(GuardError::new(
             ErrorCode::TooLarge,
@@ -298,6 +303,7 @@ mod tests {
             assert_eq!(err.code, ErrorCode::InvalidRecord, "{text}");
             assert_eq!(err.field.as_deref(), Some(field), "{text}");
         }
+        assert!(parse_call(r#"["r1","update_task",{}]"#, u32::MAX).is_err());
         assert_eq!(
             parse_call("[1]", u32::MAX).unwrap_err().code,
             ErrorCode::InvalidRecord
