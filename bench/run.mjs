@@ -1,0 +1,143 @@
+// `npm run bench`: times the built package (../pkg, Node entry) against the plain-TypeScript
+// baseline guard (bench/baseline, compiled here into bench/out) in one process, and prints every
+// row of issue 6's targets table with the measured figure. Figures only: nothing is asserted.
+// `node bench/run.mjs --check` instead checks the baseline against the package (see check.mjs).
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
+import { printCheck } from "./check.mjs";
+import { bytes, duration, met, printTable, ratio } from "./format.mjs";
+import { nativeSha256Ns } from "./hashing.mjs";
+import { loadPackage, WASM_FILE } from "./package-handles.mjs";
+import { compareSides, median } from "./timing.mjs";
+import { largeText, smallMixed, stuckLoop } from "./workloads.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROUNDS = 5;
+const INSTANTIATE_SAMPLES = 7;
+const KB = 1024;
+const MB = 1024 * 1024;
+
+function log(message) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+/** Compiles bench/baseline with the workspace's TypeScript and imports it. */
+async function loadBaseline() {
+  const tsc = path.join(path.dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "bin", "tsc");
+  const result = spawnSync(process.execPath, [tsc, "-p", path.join(here, "baseline", "tsconfig.json")], { stdio: "inherit" });
+  if (result.status !== 0) throw new Error("compiling bench/baseline failed");
+  return (await import("./out/baseline/guard.js")).BaselineGuard;
+}
+
+/** Runs a bench/*.mjs script in a fresh Node process and parses the JSON it prints. */
+function child(script, ...args) {
+  const result = spawnSync(process.execPath, [path.join(here, script), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  if (result.status !== 0) throw new Error(`${script} exited with status ${result.status}`);
+  return JSON.parse(result.stdout);
+}
+
+const { LoopGuard, coreVersion } = await loadPackage();
+const BaselineGuard = await loadBaseline();
+const sides = [
+  { name: "package", create: () => new LoopGuard(), dispose: (guard) => guard.free() },
+  { name: "baseline", create: () => new BaselineGuard(), dispose: () => {} },
+];
+
+if (process.argv.includes("--check")) {
+  printCheck(sides);
+  process.exit(0);
+}
+
+const rows = [];
+const details = [];
+
+/** A speed row: package vs baseline on `steps`, `target` = the minimum speed-up. */
+function speedRow(label, steps, target) {
+  log(`${label}: ${steps.length} steps × (1 warm-up + ${ROUNDS} rounds) per side`);
+  const result = compareSides(sides, steps, ROUNDS);
+  const { package: pkg, baseline: base } = result;
+  const speedup = base.ns / pkg.ns;
+  rows.push([label, `${ratio(speedup)} (package ${duration(pkg.ns)}, baseline ${duration(base.ns)})`, `≥ ${target}× faster`, met(speedup >= target)]);
+  const tallies = sides.map(({ name }) => `${name} ${JSON.stringify(result[name].tally)}`).join("; ");
+  details.push(`${label}: ${steps.length} steps per pass; verdicts ${tallies}`);
+  return pkg.ns;
+}
+
+speedRow("(a) small mixed records (8 tools, ~100 B args, ~230 B results)", smallMixed(10_000), 3);
+speedRow("(b) stuck identical loop (runs of 25 calls)", stuckLoop(10_000), 3);
+speedRow("(c) 64 KiB text results", largeText(400, 64 * KB), 1.5);
+const mibSteps = largeText(30, MB);
+const mibNs = speedRow("(d) 1 MiB text results", mibSteps, 1.5);
+
+log("(e) node:crypto SHA-256 of the same 1 MiB");
+const mibBytes = Buffer.from(mibSteps[0].outcome.result.content[0].text, "utf8");
+const nativeNs = nativeSha256Ns(mibBytes, 31);
+rows.push([
+  "(e) 1 MiB vs host native SHA-256",
+  `${ratio(mibNs / nativeNs)} native (package ${duration(mibNs)}, node:crypto ${duration(nativeNs)})`,
+  "≤ 1.5× native",
+  met(mibNs / nativeNs <= 1.5),
+]);
+
+log("(f) 1 MiB through the portable entry (no native hasher), in a fresh process");
+const portable = child("portable.mjs", String(ROUNDS));
+const portableCell = `package ${duration(portable.ns)} via the portable entry`;
+rows.push(
+  portable.wasmShaNs === null
+    ? ["(f) 1 MiB, native hashing unavailable", `n/a: no in-wasm sha256 export to compare (${portableCell})`, "≤ 1.5× wasm SHA-256", met(undefined)]
+    : [
+        "(f) 1 MiB, native hashing unavailable",
+        `${ratio(portable.ns / portable.wasmShaNs)} wasm SHA-256 (${portableCell}, in-wasm SHA-256 ${duration(portable.wasmShaNs)})`,
+        "≤ 1.5× wasm SHA-256",
+        met(portable.ns / portable.wasmShaNs <= 1.5),
+      ],
+);
+
+log("(g, h) 100,000 live runs × 30 records in a fresh process");
+const footprint = child("footprint.mjs");
+if (footprint.error !== undefined) {
+  rows.push(["(g) wasm memory per run, historySize 30", `n/a (${footprint.error})`, "≤ 8 KB", met(undefined)]);
+  rows.push(["(h) 100,000 concurrent runs", "n/a", "fit in 128 MB", met(undefined)]);
+} else {
+  const perRun = (footprint.after - footprint.before) / footprint.runs;
+  rows.push([
+    "(g) wasm memory per run, historySize 30",
+    `${bytes(perRun)} (growth ${bytes(footprint.after - footprint.before)} over ${footprint.runs.toLocaleString("en")} runs)`,
+    "≤ 8 KB",
+    met(perRun <= 8 * KB),
+  ]);
+  rows.push([
+    "(h) 100,000 concurrent runs",
+    `${bytes(footprint.after)} wasm memory in total (${footprint.liveRuns} live runs)`,
+    "fit in 128 MB",
+    met(footprint.after <= 128 * MB),
+  ]);
+}
+
+log(`(i) compile + init in ${INSTANTIATE_SAMPLES} fresh processes`);
+const inits = Array.from({ length: INSTANTIATE_SAMPLES }, () => child("instantiate.mjs"));
+const initMs = median(inits.map((s) => s.compileMs + s.initMs));
+rows.push([
+  "(i) instantiate (compile + init) in Node",
+  `${initMs.toFixed(2)} ms (compile ${median(inits.map((s) => s.compileMs)).toFixed(2)}, init ${median(inits.map((s) => s.initMs)).toFixed(2)}; file read ${median(inits.map((s) => s.readMs)).toFixed(2)} not included)`,
+  "≤ 5 ms",
+  met(initMs <= 5),
+]);
+
+const wasm = fs.readFileSync(WASM_FILE);
+const gzipped = zlib.gzipSync(wasm, { level: 9 }).length;
+rows.push(["(j) .wasm size, gzipped", `${bytes(gzipped)} = ${gzipped} B (raw ${bytes(wasm.length)})`, "≤ 96 KB", met(gzipped <= 96 * KB)]);
+
+const cpu = os.cpus();
+const built = fs.statSync(WASM_FILE).mtime.toISOString();
+console.log(`tool-loop-guard bench: Node ${process.version}, ${os.platform()} ${os.arch()}, ${cpu.length} × ${cpu[0]?.model ?? "?"}, ${new Date().toISOString()}`);
+console.log(`package: core ${coreVersion()}, .wasm built ${built}; baseline: bench/baseline (plain TypeScript, node:crypto)`);
+console.log(`speed rows: ns per check+record step (a refused call is not recorded), median of ${ROUNDS} interleaved rounds after a warm-up; 1 KB = 1024 B\n`);
+printTable(["workload", "measured", "target", "met?"], rows);
+console.log("");
+for (const line of details) console.log(line);
