@@ -1,0 +1,109 @@
+//! Hostile input never panics and never corrupts state: truncated, mutated and random records,
+//! absurd nesting and odd values all end in `Ok` or a typed error, and the guard's verdicts for a
+//! normal trace are unchanged afterwards.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+use serde_json::json;
+use tool_loop_guard::Guard;
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn trace_verdicts(guard: &mut Guard) -> Vec<String> {
+    let call = json!({"runId": "probe", "tool": "update_task", "args": {"id": 7}}).to_string();
+    let outcome =
+        json!({"runId": "probe", "tool": "update_task", "args": {"id": 7}, "result": "ok"})
+            .to_string();
+    (0..6)
+        .map(|_| {
+            let v = serde_json::to_value(guard.check(&call, 0.0).unwrap()).unwrap();
+            if v["action"] == "allow" || v["action"] == "warn" {
+                guard.record(&outcome, 0.0).unwrap();
+            }
+            format!("{}/{}", v["action"], v["detector"])
+        })
+        .collect()
+}
+
+#[test]
+fn mutated_and_random_records_end_in_ok_or_a_typed_error() {
+    let config = json!({"preset": "strict"});
+    let expected = trace_verdicts(&mut Guard::new(&config).unwrap());
+    let mut guard = Guard::new(&config).unwrap();
+    let seeds = [
+        json!({"runId": "r", "tool": "exec", "args": {"command": "ls", "n": [1, 2.5, -0.0, 1e300]}, "callId": "c1", "at": 5}),
+        json!({"tool": "process", "args": {"action": "poll"}, "result": {"content": [{"type": "text", "text": "x"}], "details": {"status": "running", "tail": "t"}}}),
+        json!({"tool": "search", "error": {"name": "Error", "message": "Unknown tool: search", "stack": "s"}}),
+        json!({"tool": "read", "result": {"content": [{"type": "text", "textSha256": "00"}, {"type": "image", "data": "AAAA"}]}}),
+    ];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let alphabet = b"{}[]\":,0123456789.eE+-truefalsnul\\u\x00\xff \"tool\"\"args\"\"result\"";
+    for i in 0..20_000 {
+        let base = seeds[i % seeds.len()].to_string().into_bytes();
+        let mut bytes = base.clone();
+        match rng.below(4) {
+            0 => bytes.truncate(rng.below(base.len() + 1)),
+            1 => {
+                for _ in 0..1 + rng.below(4) {
+                    let at = rng.below(bytes.len());
+                    bytes[at] = alphabet[rng.below(alphabet.len())];
+                }
+            }
+            2 => {
+                let at = rng.below(bytes.len());
+                let insert: Vec<u8> = (0..rng.below(16))
+                    .map(|_| alphabet[rng.below(alphabet.len())])
+                    .collect();
+                bytes.splice(at..at, insert);
+            }
+            _ => {
+                bytes = (0..rng.below(64))
+                    .map(|_| alphabet[rng.below(alphabet.len())])
+                    .collect()
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = guard.check(&text, 0.0);
+        let _ = guard.record(&text, 0.0);
+    }
+    // The probe run was never touched by the noise above; its verdicts are as in a fresh guard.
+    assert_eq!(trace_verdicts(&mut guard), expected);
+}
+
+#[test]
+fn absurd_nesting_and_sizes_are_refused_with_their_codes() {
+    let mut guard = Guard::new(&json!({"maxRecordBytes": 1_000_000})).unwrap();
+    let deep = format!(
+        "{{\"tool\":\"t\",\"args\":{}{}}}",
+        "[".repeat(1_000_000),
+        "]".repeat(1_000_000)
+    );
+    assert_eq!(
+        guard.check(&deep, 0.0).unwrap_err().code.as_str(),
+        "too_large"
+    );
+    let deep = format!(
+        "{{\"tool\":\"t\",\"result\":{}1{}}}",
+        "{\"a\":".repeat(50_000),
+        "}".repeat(50_000)
+    );
+    let err = guard.record(&deep, 0.0).unwrap_err();
+    assert_eq!(err.code.as_str(), "too_deep", "{}", err.message);
+    let unclosed = format!("{{\"tool\":\"t\",\"args\":{}", "[".repeat(200_000));
+    assert_eq!(
+        guard.check(&unclosed, 0.0).unwrap_err().code.as_str(),
+        "invalid_record"
+    );
+}
