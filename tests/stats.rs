@@ -1,0 +1,38 @@
+//! Stats: the counters a gateway exports as metrics (by action, level and detector), runs alive
+//! and evicted.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+use serde_json::json;
+use tool_loop_guard::Guard;
+
+#[test]
+fn counters_follow_the_verdicts() {
+    let mut guard = Guard::new(&json!({"preset": "strict", "maxRuns": 2})).unwrap();
+    let call = json!({"runId": "a", "tool": "update_task", "args": {}}).to_string();
+    let outcome =
+        json!({"runId": "a", "tool": "update_task", "args": {}, "result": "ok"}).to_string();
+    for _ in 0..6 {
+        let v = serde_json::to_value(guard.check(&call, 0.0).unwrap()).unwrap();
+        if v["action"] == "allow" || v["action"] == "warn" {
+            guard.record(&outcome, 0.0).unwrap();
+        }
+    }
+    for run in ["b", "c"] {
+        guard
+            .check(&json!({"runId": run, "tool": "t"}).to_string(), 0.0)
+            .unwrap();
+    }
+    let stats = serde_json::to_value(guard.stats()).unwrap();
+    // Checks: allow, warn, allow, block, block, stop; records: allow, allow, warn (forecast).
+    assert_eq!(stats["checks"], 8);
+    assert_eq!(stats["records"], 3);
+    assert_eq!(
+        stats["byAction"],
+        json!({"allow": 6, "warn": 2, "block": 2, "stop": 1})
+    );
+    assert_eq!(stats["byLevel"]["critical"], 2);
+    assert_eq!(stats["byDetector"]["generic_repeat"], 4);
+    assert_eq!(stats["byDetector"]["global_circuit_breaker"], 1);
+    assert_eq!(stats["liveRuns"], 2);
+    assert_eq!(stats["evictedRuns"], 1);
+}
