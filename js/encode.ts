@@ -4,18 +4,20 @@
  * `{name, message}` without the stack; Date and other objects with `toJSON` use it; `undefined`, functions and symbols are dropped as JSON.stringify drops them.
  * Cyclic or otherwise unserialisable values give `invalid_record`, too-deep nesting `too_deep`.
  *
- * Where the runtime has a fast synchronous SHA-256 (node:crypto), text parts of a result longer
- * than the core's `maxScannedTextBytes()` are sent as `textSha256` digests instead of the text;
- * the core defines that this gives the same outcome digest, so verdicts do not change.
+ * Text parts of a result longer than the core's `maxScannedTextBytes()` do not go through
+ * JSON.stringify: where the runtime has a fast synchronous SHA-256 (node:crypto) they are sent as
+ * `textSha256` digests, elsewhere the first one is passed beside the JSON as side text (hashed in
+ * wasm, never escaped or parsed). The core defines that both give the same outcome digest as the
+ * text inline, so verdicts do not change.
  */
 import { LoopGuardError } from "./errors.js";
 
 /** Lowercase hex SHA-256 of a string's UTF-8 bytes. */
 export type TextHasher = (text: string) => string;
 
-/** How large text parts are handed over: hashed by `hash` when longer than `above` UTF-8 bytes. */
+/** How text parts longer than `above` UTF-8 bytes are handed over: hashed by `hash`, else as side text. */
 export interface LargeTexts {
-  hash: TextHasher;
+  hash: TextHasher | undefined;
   above: number;
 }
 
@@ -31,6 +33,34 @@ function replacer(_key: string, value: unknown): unknown {
   return value;
 }
 
+/** Objects visited by `needsReplacer` before it gives up (and the replacer is used). */
+const PLAIN_WALK_BUDGET = 2048;
+
+/**
+ * False when `value` holds only primitives, arrays and plain objects without `toJSON`: then
+ * JSON.stringify without the replacer gives the same text, on V8's much faster path (a replacer
+ * function costs microseconds per record). An Error, Date or class instance anywhere, or a value
+ * too large (or cyclic) to walk within the budget, says true. BigInts make the fast stringify
+ * throw, which falls back to the replacer.
+ */
+function needsReplacer(value: unknown): boolean {
+  let budget = PLAIN_WALK_BUDGET;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== "object" || item === null) continue;
+    if (--budget < 0) return true;
+    if (Array.isArray(item)) {
+      for (const element of item) stack.push(element);
+      continue;
+    }
+    const proto: unknown = Object.getPrototypeOf(item);
+    if ((proto !== Object.prototype && proto !== null) || "toJSON" in item) return true;
+    for (const key in item) stack.push((item as Record<string, unknown>)[key]);
+  }
+  return false;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
   const proto = Object.getPrototypeOf(value);
@@ -42,7 +72,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * text part it stands for, long `{type: "text", text}` parts of `content` lose `text` and gain
  * `textSha256`. A UTF-16 length above the limit implies a UTF-8 length above it. Never mutates.
  */
-export function hashLargeTexts(outcome: unknown, texts: LargeTexts): unknown {
+export function hashLargeTexts(outcome: unknown, texts: { hash: TextHasher; above: number }): unknown {
   if (!isPlainObject(outcome)) return outcome;
   const result = outcome.result;
   if (typeof result === "string") {
@@ -60,6 +90,36 @@ export function hashLargeTexts(outcome: unknown, texts: LargeTexts): unknown {
     return { ...rest, textSha256: texts.hash(text as string) };
   });
   return changed ? { ...outcome, result: { ...result, content } } : outcome;
+}
+
+/**
+ * The outcome with its first large text part taken out as side text: `[outcome to send, side text]`.
+ * A string result becomes `{content: [{type: "text", textSide: true}]}`; a long
+ * `{type: "text", text}` part of `content` loses `text` and gains `textSide: true`. Never mutates.
+ */
+export function sideLargeText(outcome: unknown, above: number): [unknown, string | undefined] {
+  if (!isPlainObject(outcome)) return [outcome, undefined];
+  const result = outcome.result;
+  if (typeof result === "string") {
+    if (result.length <= above) return [outcome, undefined];
+    return [{ ...outcome, result: { content: [{ type: "text", textSide: true }] } }, result];
+  }
+  if (!isPlainObject(result) || !Array.isArray(result.content)) return [outcome, undefined];
+  const parts: unknown[] = result.content;
+  const index = parts.findIndex((part) => isPlainObject(part) && part.type === "text" && typeof part.text === "string" && part.text.length > above);
+  if (index < 0) return [outcome, undefined];
+  const { text, ...rest } = parts[index] as Record<string, unknown>;
+  const content = parts.slice();
+  content[index] = { ...rest, textSide: true };
+  return [{ ...outcome, result: { ...result, content } }, text as string];
+}
+
+/** JSON text of a record for the core, plus the side text of its large text part (if any). */
+export function encodeForCore(record: unknown, texts: LargeTexts | undefined): [string, string | undefined] {
+  if (texts === undefined) return [encodeRecord(record), undefined];
+  if (texts.hash !== undefined) return [encodeRecord(hashLargeTexts(record, { hash: texts.hash, above: texts.above })), undefined];
+  const [sent, side] = sideLargeText(record, texts.above);
+  return [encodeRecord(sent), side];
 }
 
 function stringifyField(value: unknown, field: string | null): string | undefined {
@@ -88,7 +148,8 @@ function fail(code: "invalid_record" | "too_deep" | "too_large", message: string
  */
 export function encodeRecord(record: unknown): string {
   try {
-    return (JSON.stringify(record, replacer) as string | undefined) ?? "null";
+    const text = needsReplacer(record) ? JSON.stringify(record, replacer) : JSON.stringify(record);
+    return (text as string | undefined) ?? "null";
   } catch {
     if (typeof record === "object" && record !== null && !Array.isArray(record)) {
       for (const key of Object.keys(record)) stringifyField((record as Record<string, unknown>)[key], key);

@@ -9,7 +9,7 @@
  * guard throws LoopGuardError code `internal` instead (after the same recovery). exportRun and
  * importRun have no safe fallback and always throw `internal`.
  */
-import { encodeRecord, hashLargeTexts } from "./encode.js";
+import { encodeForCore, encodeRecord } from "./encode.js";
 import { fromCoreError, LoopGuardError } from "./errors.js";
 import type { RawGuard, WasmRuntime } from "./runtime.js";
 import type { LoopGuardConfig, Stats, ToolCall, ToolOutcome, Verdict } from "./types.js";
@@ -123,8 +123,18 @@ export class LoopGuardCore {
   }
 
   #create(): RawGuard {
+    const config = this.#config;
+    let text: string | undefined;
+    if (config !== undefined && config !== null) {
+      try {
+        text = JSON.stringify(config) as string | undefined;
+      } catch (error) {
+        throw new LoopGuardError("invalid_config", `config is not a plain JSON object: ${describe(error)}`, null, error);
+      }
+      if (text === undefined) throw new LoopGuardError("invalid_config", `config must be an object, got ${typeof config}`);
+    }
     try {
-      return new this.#runtime.bindings.WasmGuard(this.#config);
+      return new this.#runtime.bindings.WasmGuard(text);
     } catch (error) {
       throw fromCoreError(error) ?? new LoopGuardError("internal", `the wasm core failed: ${describe(error)}`, null, error);
     }
@@ -166,15 +176,27 @@ export class LoopGuardCore {
   }
 
   #verdict(op: Op, record: ToolCall | ToolOutcome): Verdict {
-    const texts = this.#runtime.largeTexts;
-    const json = encodeRecord(op === "record" && texts !== undefined ? hashLargeTexts(record, texts) : record);
+    const [json, side] = op === "check" ? [encodeRecord(record), undefined] : encodeForCore(record, this.#runtime.largeTexts);
     const at = (record as { at?: unknown } | null)?.at;
     const nowMs = typeof at === "number" ? at : Date.now();
-    const text = this.#call(() => (op === "check" ? this.#live().check(json, nowMs) : this.#live().record(json, nowMs)));
-    const verdict = text === undefined ? internalVerdict(record) : (JSON.parse(text) as Verdict);
+    const status = this.#call(() => (op === "check" ? this.#live().check(json, nowMs) : this.#live().record(json, nowMs, side)));
+    const verdict =
+      status === undefined ? internalVerdict(record) : status === 0 ? allowVerdict(record, json) : (JSON.parse(this.#live().verdict()) as Verdict);
     if (verdict.detector !== null && this.#onVerdict !== undefined) this.#onVerdict(verdict, op);
     return verdict;
   }
+}
+
+/**
+ * The plain allow verdict (status 0), built from the record the core accepted: its tool and runId,
+ * read back from the JSON sent when they are not plain strings (e.g. objects with `toJSON`).
+ */
+function allowVerdict(record: ToolCall | ToolOutcome, json: string): Verdict {
+  let { tool, runId } = record as { tool: unknown; runId?: unknown };
+  if (typeof tool !== "string" || (runId !== undefined && runId !== null && typeof runId !== "string")) {
+    ({ tool, runId } = JSON.parse(json) as { tool: unknown; runId?: unknown });
+  }
+  return { action: "allow", level: "ok", detector: null, count: 0, threshold: null, tool: tool as string, runId: (runId as string | undefined) ?? null, message: null };
 }
 
 /** The fail-open verdict after an internal failure. */

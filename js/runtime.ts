@@ -6,10 +6,15 @@
  */
 import type { LargeTexts, TextHasher } from "./encode.js";
 
-/** The wasm-bindgen class exported by the core's bindings (src/bindings.rs). */
+/**
+ * The wasm-bindgen class exported by the core's bindings (src/bindings.rs). `check` and `record`
+ * return 0 for the plain allow verdict (built by the wrapper from the record) and 1 when `verdict()`
+ * holds the verdict's JSON.
+ */
 export interface RawGuard {
-  check(callJson: string, nowMs: number): string;
-  record(outcomeJson: string, nowMs: number): string;
+  check(callJson: string, nowMs: number): number;
+  record(outcomeJson: string, nowMs: number, sideText?: string): number;
+  verdict(): string;
   compacted(runId?: string | null): void;
   progress(runId?: string | null, reason?: string | null): void;
   endRun(runId?: string | null): void;
@@ -21,7 +26,7 @@ export interface RawGuard {
 
 /** The part of the generated glue the wrapper uses, once its wasm is instantiated. */
 export interface WasmBindings {
-  WasmGuard: new (config: unknown) => RawGuard;
+  WasmGuard: new (configJson?: string) => RawGuard;
   coreVersion(): string;
   maxScannedTextBytes(): number;
   __wbg_reset_state(): void;
@@ -29,14 +34,19 @@ export interface WasmBindings {
 
 export class WasmRuntime {
   #generation = 0;
-  /** Set where the runtime can hash large result texts natively (see encode.ts). */
+  /**
+   * How large result texts cross into wasm (see encode.ts): hashed by `hashText` where the runtime
+   * has a fast native hasher, else passed as side text. Undefined (texts inline) only for bindings
+   * without `maxScannedTextBytes` (test doubles).
+   */
   readonly largeTexts: LargeTexts | undefined;
 
   constructor(
     readonly bindings: WasmBindings,
     hashText?: TextHasher,
   ) {
-    this.largeTexts = hashText === undefined ? undefined : { hash: hashText, above: bindings.maxScannedTextBytes() };
+    const above = typeof bindings.maxScannedTextBytes === "function" ? bindings.maxScannedTextBytes() : undefined;
+    this.largeTexts = above === undefined ? undefined : { hash: hashText, above };
   }
 
   /** Increases each time the instance is replaced; handles from older generations are dead. */

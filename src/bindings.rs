@@ -1,14 +1,22 @@
-//! The wasm-bindgen surface: a thin translation layer. Records arrive as JSON text, the config as a
-//! plain object, verdicts and stats leave as JSON text; errors become JS `Error`s carrying the
-//! core's stable `code` and `field`. No detection rule lives here.
+//! The wasm-bindgen surface: a thin translation layer. Records and the config arrive as JSON text
+//! (the config too: serde-wasm-bindgen would cost ~25 KB of the size budget for a value read once);
+//! `check`/`record` return a status code, 0 for the plain `allow` verdict the wrapper builds from the
+//! record itself, 1 when `verdict()` holds the verdict as JSON text. Errors become JS `Error`s
+//! carrying the core's stable `code` and `field`. No detection rule lives here.
+//!
+//! Fingerprints only: the record text and any side text are raw content, so their buffers are
+//! zeroed before they are freed.
 
-use crate::error::{ErrorCode, GuardError};
+use crate::error::GuardError;
+use crate::verdict::Verdict;
 use crate::Guard;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 pub struct WasmGuard {
     inner: Guard,
+    /// The last verdict that was not a plain allow, as JSON.
+    verdict: String,
 }
 
 fn to_js_error(error: GuardError) -> JsValue {
@@ -29,38 +37,68 @@ fn to_json(value: &impl serde::Serialize) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned())
 }
 
+/// Zeroes a buffer of raw content before it is freed.
+fn clear(text: String) {
+    let mut bytes = text.into_bytes();
+    bytes.fill(0);
+    std::hint::black_box(&mut bytes);
+}
+
+impl WasmGuard {
+    fn status(&mut self, verdict: Result<Verdict, GuardError>) -> Result<u32, JsValue> {
+        let verdict = verdict.map_err(to_js_error)?;
+        if verdict.is_plain_allow() {
+            return Ok(0);
+        }
+        self.verdict = to_json(&verdict);
+        Ok(1)
+    }
+}
+
 #[wasm_bindgen]
 impl WasmGuard {
+    /// `config`: JSON text of the config object; `undefined` for all defaults.
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue) -> Result<WasmGuard, JsValue> {
-        let value: serde_json::Value = if config.is_undefined() || config.is_null() {
-            serde_json::Value::Null
-        } else {
-            serde_wasm_bindgen::from_value(config).map_err(|e| {
-                to_js_error(GuardError::new(
-                    ErrorCode::InvalidConfig,
-                    None,
-                    format!("config is not a plain JSON object: {e}"),
-                ))
-            })?
+    pub fn new(config: Option<String>) -> Result<WasmGuard, JsValue> {
+        let inner = match config {
+            None => Guard::new(&serde_json::Value::Null),
+            Some(text) => Guard::from_config_text(&text),
         };
-        Guard::new(&value)
-            .map(|inner| WasmGuard { inner })
+        inner
+            .map(|inner| WasmGuard {
+                inner,
+                verdict: String::new(),
+            })
             .map_err(to_js_error)
     }
 
-    pub fn check(&mut self, call_json: &str, now_ms: f64) -> Result<String, JsValue> {
-        self.inner
-            .check(call_json, now_ms)
-            .map(|v| to_json(&v))
-            .map_err(to_js_error)
+    /// 0: allow (plain); 1: the verdict is in `verdict()`.
+    pub fn check(&mut self, call_json: String, now_ms: f64) -> Result<u32, JsValue> {
+        let verdict = self.inner.check(&call_json, now_ms);
+        clear(call_json);
+        self.status(verdict)
     }
 
-    pub fn record(&mut self, outcome_json: &str, now_ms: f64) -> Result<String, JsValue> {
-        self.inner
-            .record(outcome_json, now_ms)
-            .map(|v| to_json(&v))
-            .map_err(to_js_error)
+    /// Like `check`; `side_text` is the text of the outcome's `{"type":"text","textSide":true}` part.
+    pub fn record(
+        &mut self,
+        outcome_json: String,
+        now_ms: f64,
+        side_text: Option<String>,
+    ) -> Result<u32, JsValue> {
+        let verdict = self
+            .inner
+            .record_with_side_text(&outcome_json, side_text.as_deref(), now_ms);
+        clear(outcome_json);
+        if let Some(text) = side_text {
+            clear(text);
+        }
+        self.status(verdict)
+    }
+
+    /// The JSON of the last verdict for which `check` or `record` returned 1.
+    pub fn verdict(&mut self) -> String {
+        std::mem::take(&mut self.verdict)
     }
 
     pub fn compacted(&mut self, run_id: Option<String>) {
@@ -90,6 +128,12 @@ impl WasmGuard {
     pub fn stats(&self) -> String {
         to_json(&self.inner.stats())
     }
+}
+
+/// SHA-256 of `bytes`, computed in wasm (the same hasher the core uses for text parts).
+#[wasm_bindgen]
+pub fn sha256(bytes: &[u8]) -> Vec<u8> {
+    crate::canonical::sha256(bytes).to_vec()
 }
 
 /// Text parts longer than this many UTF-8 bytes may be handed over as `textSha256` digests (or as

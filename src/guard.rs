@@ -12,7 +12,7 @@ use crate::outcome::{
 };
 use crate::runs::RunTable;
 use crate::snapshot;
-use crate::stats::Stats;
+use crate::stats::{Counters, Stats};
 use crate::tools::{kind_of, ToolKind};
 use crate::verdict::{Action, DetectorId, Finding, Level, Verdict};
 use serde_json::Value;
@@ -20,7 +20,7 @@ use serde_json::Value;
 pub struct Guard {
     config: Config,
     runs: RunTable,
-    stats: Stats,
+    stats: Counters,
 }
 
 impl Guard {
@@ -30,7 +30,7 @@ impl Guard {
         Ok(Guard {
             runs: RunTable::new(config.max_runs),
             config,
-            stats: Stats::new(),
+            stats: Counters::default(),
         })
     }
 
@@ -133,10 +133,8 @@ impl Guard {
     }
 
     pub fn stats(&self) -> Stats {
-        let mut stats = self.stats.clone();
-        stats.live_runs = self.runs.live_runs() as u64;
-        stats.evicted_runs = self.runs.evicted();
-        stats
+        self.stats
+            .report(self.runs.live_runs() as u64, self.runs.evicted())
     }
 
     /// The proposal for a call of `tool`, with its per-tool settings resolved.

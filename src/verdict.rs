@@ -182,6 +182,16 @@ impl Verdict {
         }
     }
 
+    /// True when this is exactly `Verdict::allow(tool, run_id)` for the record's own tool and run:
+    /// the host can build it from the record itself, so it need not cross the wasm boundary.
+    pub fn is_plain_allow(&self) -> bool {
+        self.action == Action::Allow
+            && self.level == Level::Ok
+            && self.detector.is_none()
+            && self.would_be.is_none()
+            && self.message.is_none()
+    }
+
     /// The verdict for a finding at `check` time.
     pub fn from_finding(finding: &Finding, tool: &str, run_id: Option<&str>) -> Verdict {
         let message = messages::for_finding(finding, tool);
