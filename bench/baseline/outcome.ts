@@ -1,7 +1,12 @@
 /**
- * Baseline guard: the outcome digest of a result or error (docs/semantics.md "Fingerprints"): text
- * parts hashed as UTF-8, other parts as stable JSON without volatile keys, combined with the kind
- * into one SHA-256. Also tells whether the outcome is an error and whether it reports a missing tool.
+ * Baseline guard: the outcome digest of a result or error, designed the way the straightforward
+ * plain-JavaScript guard of issue 6 hashes results ("sorted-key JSON.stringify + node:crypto
+ * SHA-256"): a result is one SHA-256 over its kind and its whole sorted-key JSON without volatile
+ * keys (a plain string result stands for one text part, as in docs/semantics.md). This is cheaper
+ * than part-by-part hashing on small results (one hash instead of several) and dearer on large
+ * text results (the text is JSON-escaped before it is hashed), which is where that design pays
+ * its costs. The semantic profiles of docs/semantics.md stay: errors by name and message, the
+ * exec/process profile, unchanged writes, missing-tool messages.
  */
 import { createHash } from "node:crypto";
 import { sha256Hex, stableStringify, VOLATILE_KEYS } from "./canonical.js";
@@ -77,8 +82,8 @@ function execParts(details: JsonObject, texts: string[]): string[] {
 }
 
 function digestResult(tool: string, args: unknown, result: unknown): OutcomeDigest {
-  if (typeof result === "string") return { digest: combine("r", [textPart(result)]), isError: false, missingTool: false };
-  if (!isObject(result)) return { digest: combine("r", [jsonPart(result)]), isError: false, missingTool: false };
+  if (typeof result === "string") result = { content: [{ type: "text", text: result }] };
+  if (!isObject(result)) return { digest: sha256Hex("r" + stableStringify(result, VOLATILE_KEYS)), isError: false, missingTool: false };
   const details = isObject(result.details) ? result.details : undefined;
   const isError = result.isError === true;
   const kind = isError ? "e" : "r";
@@ -88,18 +93,9 @@ function digestResult(tool: string, args: unknown, result: unknown): OutcomeDige
   if (details !== undefined && (tool === "exec" || (tool === "process" && isPollAction(args)))) {
     return { digest: combine(kind, execParts(details, texts)), isError, missingTool: false };
   }
-  if (!Array.isArray(result.content)) return { digest: combine("r", [jsonPart(result)]), isError: false, missingTool: false };
-  const parts = content.map((item) => {
-    const text = textOf(item);
-    return text === undefined ? jsonPart(item) : textPart(text);
-  });
-  if (result.details !== undefined) parts.push(jsonPart(result.details));
-  const rest: JsonObject = {};
-  for (const key of Object.keys(result)) {
-    if (key !== "content" && key !== "details" && key !== "isError" && key !== "_meta") rest[key] = result[key];
-  }
-  if (Object.keys(rest).length > 0) parts.push(jsonPart(rest));
-  return { digest: combine(kind, parts), isError, missingTool: isError && texts.some((text) => MISSING_TOOL.test(text)) };
+  const { isError: _isError, _meta: _meta, ...rest } = result;
+  const digest = sha256Hex((Array.isArray(result.content) ? kind : "r") + stableStringify(rest, VOLATILE_KEYS));
+  return { digest, isError: isError && Array.isArray(result.content), missingTool: isError && texts.some((text) => MISSING_TOOL.test(text)) };
 }
 
 /** The digest of `tool(args)`'s outcome: `error` when the tool threw, else `result`. */
