@@ -1,11 +1,15 @@
 //! Outcome digests: what a tool result or error *means*, as one SHA-256.
 //!
-//! An outcome is hashed as a frame: a version tag, a kind byte (result, error, unchanged write) and
-//! a list of part digests. A text part's digest is `SHA-256(utf8 text)`; any other part's digest is
-//! `SHA-256(JCS(part without volatile keys))`. Because text parts are hashed on their own, a host
-//! with a fast native SHA-256 can hash a large text and still produce identical bytes.
+//! An outcome is hashed as one SHA-256 stream: a version tag, a kind byte (result, error, unchanged
+//! write), then its parts in order, each framed by a tag byte:
+//! - a text of at most `MAX_SCANNED_TEXT_BYTES` UTF-8 bytes: `t`, its length (u32 LE), its bytes;
+//! - a longer text: `h` and `SHA-256(utf8 text)`;
+//! - any other part: `j` and `JCS(part without volatile keys)` (a JSON value delimits itself).
+//!
+//! Small parts thus cost no hash of their own, and because a large text enters only by its digest,
+//! a host with a fast native SHA-256 can hash it and still produce identical bytes.
 
-use crate::canonical::{digest_json, sha256, Digest, KeyFilter};
+use crate::canonical::{sha256, write_value, Digest, KeyFilter};
 use crate::error::GuardError;
 use serde_json::{Map, Value};
 use sha2::{Digest as _, Sha256};
@@ -99,10 +103,14 @@ enum Kind {
     Unchanged = b'u' as isize,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Part {
-    Text(Digest),
-    Json(Digest),
+/// One framed part of an outcome.
+enum Part<'a> {
+    /// Text, framed inline when small, else by its SHA-256.
+    Text(&'a str),
+    /// The SHA-256 of a text longer than `MAX_SCANNED_TEXT_BYTES`, computed by the host.
+    Hashed(Digest),
+    Json(&'a Value),
+    Owned(Value),
 }
 
 /// The digest of one outcome plus what the detectors need to know about it.
@@ -114,8 +122,9 @@ pub struct OutcomeDigest {
     pub missing_tool: bool,
 }
 
-/// Texts longer than this (in UTF-8 bytes) are not scanned for missing-tool messages, so a host may
-/// hand the core the SHA-256 of any longer text part instead of the text, with identical verdicts.
+/// Texts longer than this (in UTF-8 bytes) are framed by their SHA-256 and not scanned for
+/// missing-tool messages, so a host may hand the core the SHA-256 of any longer text part instead
+/// of the text, with identical verdicts. (A `textSha256` always stands for such a longer text.)
 pub const MAX_SCANNED_TEXT_BYTES: usize = 4096;
 
 /// Where a text part's content comes from.
@@ -149,34 +158,49 @@ pub fn digest_outcome(
     let mut parts = Vec::new();
     match outcome.error.filter(|e| !e.is_null()) {
         Some(error) => {
-            let message = error_parts(error, keys, &mut parts);
-            Ok(finish(
-                Kind::Error,
-                &parts,
-                message.as_deref().is_some_and(names_missing_tool),
-            ))
+            let message = error_parts(error, &mut parts);
+            let missing = message.is_some_and(names_missing_tool);
+            Ok(finish(Kind::Error, &parts, keys, missing))
         }
         None => {
             let result = outcome.result.unwrap_or(&Value::Null);
-            let (kind, missing) = result_parts(outcome, result, keys, &mut parts)?;
-            Ok(finish(kind, &parts, missing))
+            let (kind, missing) = result_parts(outcome, result, &mut parts)?;
+            Ok(finish(kind, &parts, keys, missing))
         }
     }
 }
 
-fn finish(kind: Kind, parts: &[Part], missing_tool: bool) -> OutcomeDigest {
+/// Outcome framing version; changes whenever the framing does.
+const OUTCOME_TAG: &[u8] = b"tlg/o2";
+
+fn finish(kind: Kind, parts: &[Part], keys: &dyn KeyFilter, missing_tool: bool) -> OutcomeDigest {
     let mut hasher = Sha256::new();
-    hasher.update(b"tool-loop-guard/outcome/v1");
+    hasher.update(OUTCOME_TAG);
     hasher.update([kind as u8]);
     for part in parts {
         match part {
-            Part::Text(d) => {
-                hasher.update(b"t");
-                hasher.update(d);
+            Part::Text(text) => match u32::try_from(text.len()) {
+                Ok(len) if text.len() <= MAX_SCANNED_TEXT_BYTES => {
+                    hasher.update(b"t");
+                    hasher.update(len.to_le_bytes());
+                    hasher.update(text.as_bytes());
+                }
+                _ => {
+                    hasher.update(b"h");
+                    hasher.update(sha256(text.as_bytes()));
+                }
+            },
+            Part::Hashed(digest) => {
+                hasher.update(b"h");
+                hasher.update(digest);
             }
-            Part::Json(d) => {
+            Part::Json(value) => {
                 hasher.update(b"j");
-                hasher.update(d);
+                write_value(value, keys, &mut hasher);
+            }
+            Part::Owned(value) => {
+                hasher.update(b"j");
+                write_value(value, keys, &mut hasher);
             }
         }
     }
@@ -189,44 +213,43 @@ fn finish(kind: Kind, parts: &[Part], missing_tool: bool) -> OutcomeDigest {
 
 /// An error hashes as its name and message (never its stack); returns the message for the
 /// missing-tool check.
-fn error_parts(error: &Value, keys: &dyn KeyFilter, parts: &mut Vec<Part>) -> Option<String> {
+fn error_parts<'a>(error: &'a Value, parts: &mut Vec<Part<'a>>) -> Option<&'a str> {
     match error {
         Value::String(message) => {
-            parts.push(Part::Text(sha256(b"")));
-            parts.push(Part::Text(sha256(message.as_bytes())));
-            Some(message.clone())
+            parts.push(Part::Text(""));
+            parts.push(Part::Text(message));
+            Some(message)
         }
         Value::Object(map) => match map.get("message") {
             Some(Value::String(message)) => {
                 let name = map.get("name").and_then(Value::as_str).unwrap_or("");
-                parts.push(Part::Text(sha256(name.as_bytes())));
-                parts.push(Part::Text(sha256(message.as_bytes())));
-                Some(message.clone())
+                parts.push(Part::Text(name));
+                parts.push(Part::Text(message));
+                Some(message)
             }
             _ => {
                 let mut without_stack = map.clone();
                 without_stack.remove("stack");
-                parts.push(Part::Json(digest_json(&Value::Object(without_stack), keys)));
+                parts.push(Part::Owned(Value::Object(without_stack)));
                 None
             }
         },
         other => {
-            parts.push(Part::Json(digest_json(other, keys)));
+            parts.push(Part::Json(other));
             None
         }
     }
 }
 
-fn result_parts(
-    outcome: &OutcomeParts,
-    result: &Value,
-    keys: &dyn KeyFilter,
-    parts: &mut Vec<Part>,
+fn result_parts<'a>(
+    outcome: &OutcomeParts<'a>,
+    result: &'a Value,
+    parts: &mut Vec<Part<'a>>,
 ) -> Result<(Kind, bool), GuardError> {
     let Value::Object(map) = result else {
         match result {
-            Value::String(text) => parts.push(Part::Text(sha256(text.as_bytes()))),
-            other => parts.push(Part::Json(digest_json(other, keys))),
+            Value::String(text) => parts.push(Part::Text(text)),
+            other => parts.push(Part::Json(other)),
         }
         return Ok((Kind::Result, false));
     };
@@ -250,22 +273,22 @@ fn result_parts(
     let missing = is_error && texts.iter().any(|t| matches!(t, TextSource::Inline(text) if text.len() <= MAX_SCANNED_TEXT_BYTES && names_missing_tool(text)));
     if outcome.exec_like {
         if let Some(details) = details {
-            exec_like_parts(details, &texts, outcome.side_text, keys, parts)?;
+            exec_like_parts(details, &texts, outcome.side_text, parts)?;
             return Ok((kind, false));
         }
     }
     let Some(content) = content else {
-        parts.push(Part::Json(digest_json(result, keys)));
+        parts.push(Part::Json(result));
         return Ok((Kind::Result, false));
     };
     for item in content {
         match text_of_part(item)? {
-            Some(text) => parts.push(Part::Text(text_digest(text, outcome.side_text)?)),
-            None => parts.push(Part::Json(digest_json(item, keys))),
+            Some(text) => parts.push(text_part(text, outcome.side_text)?),
+            None => parts.push(Part::Json(item)),
         }
     }
     if let Some(details) = map.get("details") {
-        parts.push(Part::Json(digest_json(details, keys)));
+        parts.push(Part::Json(details));
     }
     let rest: Map<String, Value> = map
         .iter()
@@ -273,7 +296,7 @@ fn result_parts(
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     if !rest.is_empty() {
-        parts.push(Part::Json(digest_json(&Value::Object(rest), keys)));
+        parts.push(Part::Owned(Value::Object(rest)));
     }
     Ok((kind, missing))
 }
@@ -281,12 +304,11 @@ fn result_parts(
 /// `exec` and `process` poll/log results: status, exit code, signal, timed-out flag and output
 /// text (the content's text parts, else `details.aggregated`). A running process with a
 /// `details.tail` is identified by its status and that tail.
-fn exec_like_parts(
-    details: &Map<String, Value>,
-    texts: &[TextSource],
-    side_text: Option<&str>,
-    keys: &dyn KeyFilter,
-    parts: &mut Vec<Part>,
+fn exec_like_parts<'a>(
+    details: &'a Map<String, Value>,
+    texts: &[TextSource<'a>],
+    side_text: Option<&'a str>,
+    parts: &mut Vec<Part<'a>>,
 ) -> Result<(), GuardError> {
     let mut state = Map::new();
     for (key, aliases) in [
@@ -299,31 +321,31 @@ fn exec_like_parts(
             state.insert(key.to_owned(), v.clone());
         }
     }
-    parts.push(Part::Json(digest_json(&Value::Object(state), keys)));
+    parts.push(Part::Owned(Value::Object(state)));
     let running = details.get("status").and_then(Value::as_str) == Some("running");
     let running_tail = details
         .get("tail")
         .and_then(Value::as_str)
         .filter(|_| running);
     if let Some(tail) = running_tail {
-        parts.push(Part::Text(sha256(tail.as_bytes())));
+        parts.push(Part::Text(tail));
     } else if texts.is_empty() {
         if let Some(text) = details.get("aggregated").and_then(Value::as_str) {
-            parts.push(Part::Text(sha256(text.as_bytes())));
+            parts.push(Part::Text(text));
         }
     } else {
         for text in texts {
-            parts.push(Part::Text(text_digest(*text, side_text)?));
+            parts.push(text_part(*text, side_text)?);
         }
     }
     Ok(())
 }
 
-fn text_digest(text: TextSource, side_text: Option<&str>) -> Result<Digest, GuardError> {
+fn text_part<'a>(text: TextSource<'a>, side_text: Option<&'a str>) -> Result<Part<'a>, GuardError> {
     match text {
-        TextSource::Inline(text) => Ok(sha256(text.as_bytes())),
-        TextSource::Hashed(digest) => Ok(digest),
-        TextSource::Side => side_text.map(|t| sha256(t.as_bytes())).ok_or_else(|| {
+        TextSource::Inline(text) => Ok(Part::Text(text)),
+        TextSource::Hashed(digest) => Ok(Part::Hashed(digest)),
+        TextSource::Side => side_text.map(Part::Text).ok_or_else(|| {
             GuardError::record(
                 Some("result"),
                 "a text part says textSide but no side text was passed",

@@ -13,7 +13,8 @@ use crate::verdict::DetectorId;
 use std::collections::VecDeque;
 
 const MAGIC: &[u8; 4] = b"TLGS";
-const VERSION: u8 = 1;
+/// 2: outcome digests of framing `tlg/o2` (small text parts inline).
+const VERSION: u8 = 2;
 /// Upper bounds that keep a corrupt or hostile snapshot from allocating without limit.
 const MAX_ITEMS: u32 = 1_000_000;
 
