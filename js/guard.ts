@@ -16,6 +16,40 @@ import type { LoopGuardConfig, Stats, ToolCall, ToolOutcome, Verdict } from "./t
 
 type Op = "check" | "record";
 
+const encoder = new TextEncoder();
+
+/**
+ * A guard's input buffer in wasm memory: record text (and side text after it) is written with
+ * `TextEncoder.encodeInto`, much faster than wasm-bindgen's string copy for long or many texts.
+ * The core zeroes what was written once it has read it.
+ */
+class InputBuffer {
+  #view = new Uint8Array(0);
+  #length = 0;
+
+  constructor(
+    readonly raw: RawGuard,
+    readonly memory: WebAssembly.Memory,
+  ) {}
+
+  /** Writes `text` at `offset`; returns its UTF-8 length. */
+  put(text: string, offset: number): number {
+    let { read, written } = encoder.encodeInto(text, this.#room(offset + text.length).subarray(offset));
+    if (read < text.length) ({ read, written } = encoder.encodeInto(text, this.#room(offset + 3 * text.length).subarray(offset)));
+    return written;
+  }
+
+  /** A view of at least `length` bytes of the buffer (reserving more, or re-viewing grown memory). */
+  #room(length: number): Uint8Array {
+    if (length > this.#length || this.#view.buffer !== this.memory.buffer) {
+      this.#length = Math.max(length, this.#length, 1024);
+      const address = this.raw.reserve(this.#length); // may grow the memory: read its buffer after
+      this.#view = new Uint8Array(this.memory.buffer, address, this.#length);
+    }
+    return this.#view;
+  }
+}
+
 /** The config minus the JS-only options, after checking those. */
 function splitConfig(config: LoopGuardConfig | undefined): {
   core: unknown;
@@ -49,6 +83,7 @@ export class LoopGuardCore {
   readonly #throwOnInternalError: boolean;
   #raw: RawGuard | undefined;
   #generation: number;
+  #input: InputBuffer | undefined;
 
   /** Throws LoopGuardError code `invalid_config` naming the field when the config is invalid. */
   constructor(runtime: WasmRuntime, config?: LoopGuardConfig) {
@@ -175,11 +210,22 @@ export class LoopGuardCore {
     }
   }
 
+  /** Hands the record to the core: through the input buffer where the runtime exposes its memory. */
+  #send(op: Op, json: string, side: string | undefined, nowMs: number): number {
+    const raw = this.#live();
+    const memory = this.#runtime.memory;
+    if (memory === undefined) return op === "check" ? raw.check(json, nowMs) : raw.record(json, nowMs, side);
+    if (this.#input?.raw !== raw || this.#input.memory !== memory) this.#input = new InputBuffer(raw, memory);
+    const length = this.#input.put(json, 0);
+    if (op === "check") return raw.checkInput(length, nowMs);
+    return raw.recordInput(length, side === undefined ? undefined : this.#input.put(side, length), nowMs);
+  }
+
   #verdict(op: Op, record: ToolCall | ToolOutcome): Verdict {
     const [json, side] = op === "check" ? [encodeRecord(record), undefined] : encodeForCore(record, this.#runtime.largeTexts);
     const at = (record as { at?: unknown } | null)?.at;
     const nowMs = typeof at === "number" ? at : Date.now();
-    const status = this.#call(() => (op === "check" ? this.#live().check(json, nowMs) : this.#live().record(json, nowMs, side)));
+    const status = this.#call(() => this.#send(op, json, side, nowMs));
     const verdict =
       status === undefined ? internalVerdict(record) : status === 0 ? allowVerdict(record, json) : (JSON.parse(this.#live().verdict()) as Verdict);
     if (verdict.detector !== null && this.#onVerdict !== undefined) this.#onVerdict(verdict, op);

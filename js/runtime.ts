@@ -14,6 +14,11 @@ import type { LargeTexts, TextHasher } from "./encode.js";
 export interface RawGuard {
   check(callJson: string, nowMs: number): number;
   record(outcomeJson: string, nowMs: number, sideText?: string): number;
+  /** The same, for text the host wrote into the input buffer (see `reserve`). */
+  checkInput(jsonLength: number, nowMs: number): number;
+  recordInput(jsonLength: number, sideLength: number | undefined, nowMs: number): number;
+  /** Makes the input buffer at least `length` bytes long; returns its address in the wasm memory. */
+  reserve(length: number): number;
   verdict(): string;
   compacted(runId?: string | null): void;
   progress(runId?: string | null, reason?: string | null): void;
@@ -29,11 +34,14 @@ export interface WasmBindings {
   WasmGuard: new (configJson?: string) => RawGuard;
   coreVersion(): string;
   maxScannedTextBytes(): number;
+  /** The instance's memory (absent in test doubles: text then crosses as JS strings). */
+  wasmMemory?(): WebAssembly.Memory;
   __wbg_reset_state(): void;
 }
 
 export class WasmRuntime {
   #generation = 0;
+  #memory: WebAssembly.Memory | undefined | null = null;
   /**
    * How large result texts cross into wasm (see encode.ts): hashed by `hashText` where the runtime
    * has a fast native hasher, else passed as side text. Undefined (texts inline) only for bindings
@@ -49,6 +57,12 @@ export class WasmRuntime {
     this.largeTexts = above === undefined ? undefined : { hash: hashText, above };
   }
 
+  /** The current instance's memory, where guards write their input (undefined: pass strings). */
+  get memory(): WebAssembly.Memory | undefined {
+    if (this.#memory === null) this.#memory = typeof this.bindings.wasmMemory === "function" ? this.bindings.wasmMemory() : undefined;
+    return this.#memory;
+  }
+
   /** Increases each time the instance is replaced; handles from older generations are dead. */
   get generation(): number {
     return this.#generation;
@@ -58,5 +72,6 @@ export class WasmRuntime {
   reset(): void {
     this.bindings.__wbg_reset_state();
     this.#generation += 1;
+    this.#memory = null;
   }
 }

@@ -4,8 +4,12 @@
 //! record itself, 1 when `verdict()` holds the verdict as JSON text. Errors become JS `Error`s
 //! carrying the core's stable `code` and `field`. No detection rule lives here.
 //!
+//! Text crosses in one of two ways: as JS strings (wasm-bindgen copies them in), or written by the
+//! host with `TextEncoder.encodeInto` straight into the guard's reusable input buffer (`reserve`
+//! hands out its address in `wasmMemory()`), which skips wasm-bindgen's per-character copy loop.
+//!
 //! Fingerprints only: the record text and any side text are raw content, so their buffers are
-//! zeroed before they are freed.
+//! zeroed after use.
 
 use crate::error::GuardError;
 use crate::verdict::Verdict;
@@ -17,6 +21,8 @@ pub struct WasmGuard {
     inner: Guard,
     /// The last verdict that was not a plain allow, as JSON.
     verdict: String,
+    /// Where the host writes record text (and side text after it) for `checkInput`/`recordInput`.
+    input: Vec<u8>,
 }
 
 fn to_js_error(error: GuardError) -> JsValue {
@@ -68,6 +74,7 @@ impl WasmGuard {
             .map(|inner| WasmGuard {
                 inner,
                 verdict: String::new(),
+                input: Vec::new(),
             })
             .map_err(to_js_error)
     }
@@ -86,13 +93,60 @@ impl WasmGuard {
         now_ms: f64,
         side_text: Option<String>,
     ) -> Result<u32, JsValue> {
-        let verdict = self
-            .inner
-            .record_with_side_text(&outcome_json, side_text.as_deref(), now_ms);
+        let verdict = self.inner.record_with_side_text(
+            &outcome_json,
+            side_text.as_ref().map(String::as_bytes),
+            now_ms,
+        );
         clear(outcome_json);
         if let Some(text) = side_text {
             clear(text);
         }
+        self.status(verdict)
+    }
+
+    /// Makes the input buffer at least `len` bytes long; returns its address in `wasmMemory()`. The
+    /// address stays valid until the next `reserve` (wasm memory may still grow and move the
+    /// host's view of it, never the address).
+    pub fn reserve(&mut self, len: usize) -> *mut u8 {
+        if self.input.len() < len {
+            self.input.resize(len, 0);
+        }
+        self.input.as_mut_ptr()
+    }
+
+    /// `check` of the record text in the first `json_len` bytes of the input buffer.
+    #[wasm_bindgen(js_name = checkInput)]
+    pub fn check_input(&mut self, json_len: usize, now_ms: f64) -> Result<u32, JsValue> {
+        let verdict = match input_text(&self.input, 0, json_len) {
+            Ok(json) => self.inner.check(json, now_ms),
+            Err(e) => Err(e),
+        };
+        clear_input(&mut self.input, json_len);
+        self.status(verdict)
+    }
+
+    /// `record` of the record text in the first `json_len` bytes of the input buffer and, when
+    /// `side_len` is given, the side text in the `side_len` bytes after it.
+    #[wasm_bindgen(js_name = recordInput)]
+    pub fn record_input(
+        &mut self,
+        json_len: usize,
+        side_len: Option<usize>,
+        now_ms: f64,
+    ) -> Result<u32, JsValue> {
+        let side = side_len.map(|len| input_bytes(&self.input, json_len, len));
+        let verdict = match (input_text(&self.input, 0, json_len), side) {
+            (Err(e), _) | (_, Some(Err(e))) => Err(e),
+            (Ok(json), side) => {
+                let side = side.and_then(Result::ok);
+                self.inner.record_with_side_text(json, side, now_ms)
+            }
+        };
+        clear_input(
+            &mut self.input,
+            json_len.saturating_add(side_len.unwrap_or(0)),
+        );
         self.status(verdict)
     }
 
@@ -128,6 +182,35 @@ impl WasmGuard {
     pub fn stats(&self) -> String {
         to_json(&self.inner.stats())
     }
+}
+
+/// The `len` bytes of input at `start` (side text is only hashed, so it is not checked to be
+/// UTF-8; the host's `encodeInto` writes nothing else).
+fn input_bytes(input: &[u8], start: usize, len: usize) -> Result<&[u8], GuardError> {
+    start
+        .checked_add(len)
+        .and_then(|end| input.get(start..end))
+        .ok_or_else(|| GuardError::record(None, "the input text is outside the input buffer"))
+}
+
+/// The `len` bytes of input text at `start`, checked to be UTF-8.
+fn input_text(input: &[u8], start: usize, len: usize) -> Result<&str, GuardError> {
+    std::str::from_utf8(input_bytes(input, start, len)?)
+        .map_err(|_| GuardError::record(None, "the input text is not UTF-8"))
+}
+
+/// Zeroes the first `len` bytes of the input buffer.
+fn clear_input(input: &mut [u8], len: usize) {
+    let len = len.min(input.len());
+    if let Some(used) = input.get_mut(..len) {
+        used.fill(0);
+    }
+}
+
+/// The wasm instance's memory, for the host's view of the input buffer.
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
 }
 
 /// SHA-256 of `bytes`, computed in wasm (the same hasher the core uses for text parts).

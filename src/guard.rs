@@ -65,12 +65,12 @@ impl Guard {
         self.record_with_side_text(outcome_json, None, now_ms)
     }
 
-    /// `record`, with the text of the outcome's `textSide` part passed beside the JSON (so a large
-    /// text is neither JSON-escaped nor parsed).
+    /// `record`, with the text (UTF-8 bytes) of the outcome's `textSide` part passed beside the
+    /// JSON (so a large text is neither JSON-escaped nor parsed; it is only hashed).
     pub fn record_with_side_text(
         &mut self,
         outcome_json: &str,
-        side_text: Option<&str>,
+        side_text: Option<&[u8]>,
         now_ms: f64,
     ) -> Result<Verdict, GuardError> {
         let input = parse_outcome(outcome_json, self.config.max_record_bytes)?;
@@ -240,7 +240,7 @@ impl Guard {
         call: &CallInput,
         result: Option<&Value>,
         error: Option<&Value>,
-        side_text: Option<&str>,
+        side_text: Option<&[u8]>,
         now_ms: f64,
     ) -> Result<Verdict, GuardError> {
         let run_id = call.run_id.as_deref();

@@ -105,8 +105,8 @@ enum Kind {
 
 /// One framed part of an outcome.
 enum Part<'a> {
-    /// Text, framed inline when small, else by its SHA-256.
-    Text(&'a str),
+    /// Text (UTF-8 bytes), framed inline when small, else by its SHA-256.
+    Text(&'a [u8]),
     /// The SHA-256 of a text longer than `MAX_SCANNED_TEXT_BYTES`, computed by the host.
     Hashed(Digest),
     Json(&'a Value),
@@ -146,8 +146,9 @@ pub struct OutcomeParts<'a> {
     pub exec_like: bool,
     pub result: Option<&'a Value>,
     pub error: Option<&'a Value>,
-    /// The text of a `textSide` part, passed outside the JSON record.
-    pub side_text: Option<&'a str>,
+    /// The text (UTF-8) of a `textSide` part, passed outside the JSON record. Only hashed, never
+    /// scanned, so its bytes are taken as they come.
+    pub side_text: Option<&'a [u8]>,
 }
 
 /// Digests an outcome: its `error` when the tool threw, else its `result`.
@@ -183,11 +184,11 @@ fn finish(kind: Kind, parts: &[Part], keys: &dyn KeyFilter, missing_tool: bool) 
                 Ok(len) if text.len() <= MAX_SCANNED_TEXT_BYTES => {
                     hasher.update(b"t");
                     hasher.update(len.to_le_bytes());
-                    hasher.update(text.as_bytes());
+                    hasher.update(text);
                 }
                 _ => {
                     hasher.update(b"h");
-                    hasher.update(sha256(text.as_bytes()));
+                    hasher.update(sha256(text));
                 }
             },
             Part::Hashed(digest) => {
@@ -216,15 +217,15 @@ fn finish(kind: Kind, parts: &[Part], keys: &dyn KeyFilter, missing_tool: bool) 
 fn error_parts<'a>(error: &'a Value, parts: &mut Vec<Part<'a>>) -> Option<&'a str> {
     match error {
         Value::String(message) => {
-            parts.push(Part::Text(""));
-            parts.push(Part::Text(message));
+            parts.push(Part::Text(b""));
+            parts.push(Part::Text(message.as_bytes()));
             Some(message)
         }
         Value::Object(map) => match map.get("message") {
             Some(Value::String(message)) => {
                 let name = map.get("name").and_then(Value::as_str).unwrap_or("");
-                parts.push(Part::Text(name));
-                parts.push(Part::Text(message));
+                parts.push(Part::Text(name.as_bytes()));
+                parts.push(Part::Text(message.as_bytes()));
                 Some(message)
             }
             _ => {
@@ -248,7 +249,7 @@ fn result_parts<'a>(
 ) -> Result<(Kind, bool), GuardError> {
     let Value::Object(map) = result else {
         match result {
-            Value::String(text) => parts.push(Part::Text(text)),
+            Value::String(text) => parts.push(Part::Text(text.as_bytes())),
             other => parts.push(Part::Json(other)),
         }
         return Ok((Kind::Result, false));
@@ -307,7 +308,7 @@ fn result_parts<'a>(
 fn exec_like_parts<'a>(
     details: &'a Map<String, Value>,
     texts: &[TextSource<'a>],
-    side_text: Option<&'a str>,
+    side_text: Option<&'a [u8]>,
     parts: &mut Vec<Part<'a>>,
 ) -> Result<(), GuardError> {
     let mut state = Map::new();
@@ -328,10 +329,10 @@ fn exec_like_parts<'a>(
         .and_then(Value::as_str)
         .filter(|_| running);
     if let Some(tail) = running_tail {
-        parts.push(Part::Text(tail));
+        parts.push(Part::Text(tail.as_bytes()));
     } else if texts.is_empty() {
         if let Some(text) = details.get("aggregated").and_then(Value::as_str) {
-            parts.push(Part::Text(text));
+            parts.push(Part::Text(text.as_bytes()));
         }
     } else {
         for text in texts {
@@ -341,9 +342,12 @@ fn exec_like_parts<'a>(
     Ok(())
 }
 
-fn text_part<'a>(text: TextSource<'a>, side_text: Option<&'a str>) -> Result<Part<'a>, GuardError> {
+fn text_part<'a>(
+    text: TextSource<'a>,
+    side_text: Option<&'a [u8]>,
+) -> Result<Part<'a>, GuardError> {
     match text {
-        TextSource::Inline(text) => Ok(Part::Text(text)),
+        TextSource::Inline(text) => Ok(Part::Text(text.as_bytes())),
         TextSource::Hashed(digest) => Ok(Part::Hashed(digest)),
         TextSource::Side => side_text.map(Part::Text).ok_or_else(|| {
             GuardError::record(
@@ -517,7 +521,7 @@ mod tests {
         let side_result =
             json!({"content": [{"type": "text", "textSide": true}], "details": {"n": 1}});
         let side = OutcomeParts {
-            side_text: Some(&text),
+            side_text: Some(text.as_bytes()),
             ..outcome("read", Some(&side_result), None)
         };
         assert_eq!(
