@@ -36,11 +36,15 @@ impl Guard {
 
     /// A guard from config JSON text.
     pub fn from_config_text(text: &str) -> Result<Guard, GuardError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| {
+        let value = crate::json::parse(text, crate::input::MAX_DEPTH).map_err(|e| {
+            let what = match e {
+                crate::json::JsonError::Syntax(what) => what,
+                crate::json::JsonError::TooDeep => "nested too deep".to_owned(),
+            };
             GuardError::new(
                 ErrorCode::InvalidConfig,
                 None,
-                format!("config is not valid JSON: {e}"),
+                format!("config is not valid JSON: {what}"),
             )
         })?;
         Guard::new(&value)

@@ -3,11 +3,10 @@
 
 use crate::config::describe;
 use crate::error::{ErrorCode, GuardError};
-use serde::Deserialize;
-use serde_json::value::RawValue;
+use crate::json::{JsonError, Reader};
 use serde_json::Value;
 
-/// The deepest nesting accepted in one field's value (serde_json's recursion limit).
+/// The deepest nesting accepted in one field's value.
 pub const MAX_DEPTH: usize = 127;
 /// Tool names longer than this are refused.
 const MAX_TOOL_NAME_BYTES: usize = 1024;
@@ -18,7 +17,7 @@ const MAX_TOOL_NAME_BYTES: usize = 1024;
 pub struct CallInput<'a> {
     pub run_id: Option<String>,
     pub tool: String,
-    args_raw: Option<&'a RawValue>,
+    args_raw: Option<&'a str>,
     /// FNV-1a of the arguments' JSON text as sent (a lookup key, not a fingerprint).
     pub args_text_hash: u64,
     pub call_id: Option<String>,
@@ -51,73 +50,21 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+/// The raw JSON text of each field of a record (one well-formed pass over the whole record).
+#[derive(Default)]
 struct RawRecord<'a> {
-    #[serde(borrow, default)]
-    run_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    tool: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    args: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    call_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    at: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    result: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    error: Option<&'a RawValue>,
-}
-
-/// The common case in one pass: a well-formed record with typed fields. Anything it rejects is
-/// parsed again by the field-by-field path, which names the offending field.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct WellFormed<'a> {
-    #[serde(default)]
-    run_id: Option<String>,
-    tool: String,
-    #[serde(borrow, default)]
-    args: Option<&'a RawValue>,
-    #[serde(default)]
-    call_id: Option<String>,
-    #[serde(default)]
-    at: Option<f64>,
-    #[serde(default)]
-    result: Option<Value>,
-    #[serde(default)]
-    error: Option<Value>,
-}
-
-/// The outcome when `text` is a well-formed record, else `None`.
-fn parse_well_formed(text: &str) -> Option<OutcomeInput<'_>> {
-    let record: WellFormed = serde_json::from_str(text).ok()?;
-    if record.tool.is_empty() || record.tool.len() > MAX_TOOL_NAME_BYTES {
-        return None;
-    }
-    let args_raw = record.args.filter(|r| r.get() != "null");
-    Some(OutcomeInput {
-        call: CallInput {
-            run_id: record.run_id,
-            tool: record.tool,
-            args_raw,
-            args_text_hash: fnv1a(args_raw.map_or("{}", |r| r.get()).as_bytes()),
-            call_id: record.call_id,
-            at: record.at,
-        },
-        result: record.result,
-        error: record.error,
-    })
+    run_id: Option<&'a str>,
+    tool: Option<&'a str>,
+    args: Option<&'a str>,
+    call_id: Option<&'a str>,
+    at: Option<&'a str>,
+    /// `result` and `error`, parsed in the same pass (or the field-named error of their value).
+    result: Option<Result<Value, GuardError>>,
+    error: Option<Result<Value, GuardError>>,
 }
 
 pub fn parse_call(text: &str, max_bytes: u32) -> Result<CallInput<'_>, GuardError> {
     check_size(text, max_bytes)?;
-    if let Some(outcome) =
-        parse_well_formed(text).filter(|o| o.result.is_none() && o.error.is_none())
-    {
-        return Ok(outcome.call);
-    }
     let raw = parse_raw(text)?;
     if raw.result.is_some() || raw.error.is_some() {
         let field = if raw.result.is_some() {
@@ -135,20 +82,16 @@ pub fn parse_call(text: &str, max_bytes: u32) -> Result<CallInput<'_>, GuardErro
 
 pub fn parse_outcome(text: &str, max_bytes: u32) -> Result<OutcomeInput<'_>, GuardError> {
     check_size(text, max_bytes)?;
-    if let Some(outcome) = parse_well_formed(text) {
-        return Ok(outcome);
-    }
     let raw = parse_raw(text)?;
     let call = call_fields(&raw)?;
     Ok(OutcomeInput {
         call,
-        result: raw.result.map(|r| json_field(r, "result")).transpose()?,
-        error: raw.error.map(|r| json_field(r, "error")).transpose()?,
+        result: raw.result.transpose()?,
+        error: raw.error.transpose()?,
     })
 }
 
-/// Size and shape checks before any parsing: serde would also read a JSON array as a record
-/// (field by position), so anything but an object is refused here.
+/// Size and shape checks before any parsing: only a JSON object is a record.
 fn check_size(text: &str, max_bytes: u32) -> Result<(), GuardError> {
     if !text.trim_start().starts_with('{') {
         return Err(GuardError::record(None, "a record must be a JSON object"));
@@ -166,28 +109,90 @@ fn check_size(text: &str, max_bytes: u32) -> Result<(), GuardError> {
     Ok(())
 }
 
-/// The field-by-field path: skims the record, then parses each field with its own error.
+/// Locates the fields: unknown and repeated fields are refused (in document order), every value
+/// is checked to be well-formed JSON (at any depth: nesting limits are per field, later).
 fn parse_raw(text: &str) -> Result<RawRecord<'_>, GuardError> {
-    serde_json::from_str::<RawRecord>(text).map_err(|e| translate(&e))
+    let syntax = |e: JsonError| {
+        let what = match e {
+            JsonError::Syntax(what) => what,
+            JsonError::TooDeep => "nested too deep".to_owned(),
+        };
+        GuardError::record(None, format!("record is not valid JSON: {what}"))
+    };
+    let mut raw = RawRecord::default();
+    let mut reader = Reader::new(text);
+    reader.expect(b'{').map_err(syntax)?;
+    if !reader.eat(b'}') {
+        loop {
+            reader.skip_ws();
+            let key = reader.string().map_err(syntax)?;
+            if let Some((field, slot)) = match &*key {
+                "result" => Some(("result", &mut raw.result)),
+                "error" => Some(("error", &mut raw.error)),
+                _ => None,
+            } {
+                if slot.is_some() {
+                    return Err(GuardError::record(
+                        Some(field),
+                        format!("field {field:?} appears twice"),
+                    ));
+                }
+                reader.expect(b':').map_err(syntax)?;
+                *slot = Some(parsed_field(&mut reader, field).map_err(syntax)?);
+                if reader.eat(b'}') {
+                    break;
+                }
+                reader.expect(b',').map_err(syntax)?;
+                continue;
+            }
+            let slot = match &*key {
+                "runId" => &mut raw.run_id,
+                "tool" => &mut raw.tool,
+                "args" => &mut raw.args,
+                "callId" => &mut raw.call_id,
+                "at" => &mut raw.at,
+                _ => {
+                    return Err(GuardError::record(
+                        Some(&key),
+                        format!("unknown field {key:?}; a record has runId, tool, args, callId, at and (in record()) result or error"),
+                    ))
+                }
+            };
+            if slot.is_some() {
+                return Err(GuardError::record(
+                    Some(&key),
+                    format!("field {key:?} appears twice"),
+                ));
+            }
+            reader.expect(b':').map_err(syntax)?;
+            reader.skip_ws();
+            let start = reader.pos();
+            reader.skim().map_err(syntax)?;
+            *slot = Some(reader.since(start));
+            if reader.eat(b'}') {
+                break;
+            }
+            reader.expect(b',').map_err(syntax)?;
+        }
+    }
+    reader.end().map_err(syntax)?;
+    Ok(raw)
 }
 
-fn translate(error: &serde_json::Error) -> GuardError {
-    let message = error.to_string();
-    if let Some(rest) = message.strip_prefix("unknown field `") {
-        let name = rest.split('`').next().unwrap_or("");
-        return GuardError::record(
-            Some(name),
-            format!("unknown field {name:?}; a record has runId, tool, args, callId, at and (in record()) result or error"),
-        );
+/// Parses a field's value where it stands. A value that is too deep (or holds a number out of
+/// range) is still skimmed to its end, so a syntax error later in the record is what is reported
+/// (as when every value is checked before any is parsed); its own error is kept for later.
+fn parsed_field(reader: &mut Reader, field: &str) -> Result<Result<Value, GuardError>, JsonError> {
+    reader.skip_ws();
+    let start = reader.pos();
+    match reader.value(MAX_DEPTH) {
+        Ok(value) => Ok(Ok(value)),
+        Err(e) => {
+            reader.rewind(start);
+            reader.skim()?;
+            Ok(Err(field_error(e, field)))
+        }
     }
-    if let Some(rest) = message.strip_prefix("duplicate field `") {
-        let name = rest.split('`').next().unwrap_or("");
-        return GuardError::record(Some(name), format!("field {name:?} appears twice"));
-    }
-    if message.starts_with("invalid type") {
-        return GuardError::record(None, "a record must be a JSON object");
-    }
-    GuardError::record(None, format!("record is not valid JSON: {message}"))
 }
 
 fn call_fields<'a>(raw: &RawRecord<'a>) -> Result<CallInput<'a>, GuardError> {
@@ -216,8 +221,8 @@ fn call_fields<'a>(raw: &RawRecord<'a>) -> Result<CallInput<'a>, GuardError> {
         }
         None => return Err(GuardError::record(Some("tool"), "tool is required")),
     };
-    let args_raw = raw.args.filter(|r| r.get() != "null");
-    let args_text_hash = fnv1a(args_raw.map_or("{}", |r| r.get()).as_bytes());
+    let args_raw = raw.args.filter(|r| *r != "null");
+    let args_text_hash = fnv1a(args_raw.unwrap_or("{}").as_bytes());
     let at = match raw.at.map(|r| json_field(r, "at")).transpose()? {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => n.as_f64().filter(|x| x.is_finite()),
@@ -241,7 +246,7 @@ fn call_fields<'a>(raw: &RawRecord<'a>) -> Result<CallInput<'a>, GuardError> {
     })
 }
 
-fn optional_string(raw: Option<&RawValue>, field: &str) -> Result<Option<String>, GuardError> {
+fn optional_string(raw: Option<&str>, field: &str) -> Result<Option<String>, GuardError> {
     match raw.map(|r| json_field(r, field)).transpose()? {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
@@ -252,20 +257,22 @@ fn optional_string(raw: Option<&RawValue>, field: &str) -> Result<Option<String>
     }
 }
 
-/// Parses one field. The record-level parse only skims nested values (without recursion), so the
-/// nesting limit is enforced here, per field, which lets the error name the field.
-fn json_field(raw: &RawValue, field: &str) -> Result<Value, GuardError> {
-    serde_json::from_str(raw.get()).map_err(|e| {
-        if e.to_string().starts_with("recursion limit exceeded") {
-            GuardError::new(
-                ErrorCode::TooDeep,
-                Some(field),
-                format!("{field} is nested deeper than {MAX_DEPTH} levels"),
-            )
-        } else {
-            GuardError::record(Some(field), format!("{field} is not valid JSON: {e}"))
+/// Parses one field's (well-formed) value, enforcing the nesting limit, so the error names the field.
+fn json_field(raw: &str, field: &str) -> Result<Value, GuardError> {
+    crate::json::parse(raw, MAX_DEPTH).map_err(|e| field_error(e, field))
+}
+
+fn field_error(error: JsonError, field: &str) -> GuardError {
+    match error {
+        JsonError::TooDeep => GuardError::new(
+            ErrorCode::TooDeep,
+            Some(field),
+            format!("{field} is nested deeper than {MAX_DEPTH} levels"),
+        ),
+        JsonError::Syntax(what) => {
+            GuardError::record(Some(field), format!("{field} is not valid JSON: {what}"))
         }
-    })
+    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ pub mod error;
 mod guard;
 mod history;
 pub mod input;
+mod json;
 mod messages;
 pub mod outcome;
 mod runs;

@@ -1,0 +1,415 @@
+//! A small JSON reader for records and the config: RFC 8259 text into `serde_json::Value`, with
+//! the same results as serde_json's own parser (numbers correctly rounded, integers kept exact,
+//! duplicate keys: the last wins, lone surrogates refused) but without serde's generic
+//! deserialiser machinery, which cost ~40 KB of `.wasm` and two passes per record.
+//!
+//! `skim` checks that a value is well-formed without building it and without recursion (any
+//! nesting depth), so a record's fields can be located first and parsed one by one, each with its
+//! own nesting limit and field-named errors.
+
+use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
+
+/// Why text was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JsonError {
+    /// Not well-formed JSON (or a number out of the double range): what was wrong, and where.
+    Syntax(String),
+    /// Nested deeper than the limit.
+    TooDeep,
+}
+
+/// A cursor over JSON text.
+pub struct Reader<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Reader { text, pos: 0 }
+    }
+
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves the cursor back to `pos` (an earlier position).
+    pub fn rewind(&mut self, pos: usize) {
+        self.pos = pos.min(self.pos);
+    }
+
+    /// The text from `start` to the cursor.
+    pub fn since(&self, start: usize) -> &'a str {
+        self.text.get(start..self.pos).unwrap_or("")
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn error<T>(&self, what: &str) -> Result<T, JsonError> {
+        Err(JsonError::Syntax(format!("{what} at byte {}", self.pos)))
+    }
+
+    pub fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// Consumes `byte` (after whitespace) or fails.
+    pub fn expect(&mut self, byte: u8) -> Result<(), JsonError> {
+        self.skip_ws();
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            return Ok(());
+        }
+        self.error(&format!("expected `{}`", char::from(byte)))
+    }
+
+    /// Consumes `byte` (after whitespace) if it is next.
+    pub fn eat(&mut self, byte: u8) -> bool {
+        self.skip_ws();
+        let found = self.peek() == Some(byte);
+        if found {
+            self.pos += 1;
+        }
+        found
+    }
+
+    /// Fails unless only whitespace is left.
+    pub fn end(&mut self) -> Result<(), JsonError> {
+        self.skip_ws();
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => self.error("trailing characters"),
+        }
+    }
+
+    /// One value, nested at most `depth` levels (`[[1]]` is two).
+    pub fn value(&mut self, depth: usize) -> Result<Value, JsonError> {
+        self.skip_ws();
+        match self.peek() {
+            Some(b'{') => {
+                let depth = self.enter(depth)?;
+                let mut map = Map::new();
+                if self.eat(b'}') {
+                    return Ok(Value::Object(map));
+                }
+                loop {
+                    self.skip_ws();
+                    let key = self.string()?;
+                    self.expect(b':')?;
+                    map.insert(key.into_owned(), self.value(depth)?);
+                    if self.eat(b'}') {
+                        return Ok(Value::Object(map));
+                    }
+                    self.expect(b',')?;
+                }
+            }
+            Some(b'[') => {
+                let depth = self.enter(depth)?;
+                let mut items = Vec::new();
+                if self.eat(b']') {
+                    return Ok(Value::Array(items));
+                }
+                loop {
+                    items.push(self.value(depth)?);
+                    if self.eat(b']') {
+                        return Ok(Value::Array(items));
+                    }
+                    self.expect(b',')?;
+                }
+            }
+            Some(b'"') => self.string().map(|s| Value::String(s.into_owned())),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => self.literal(),
+        }
+    }
+
+    fn enter(&mut self, depth: usize) -> Result<usize, JsonError> {
+        self.pos += 1;
+        depth.checked_sub(1).ok_or(JsonError::TooDeep)
+    }
+
+    fn literal(&mut self) -> Result<Value, JsonError> {
+        let rest = self.text.get(self.pos..).unwrap_or("");
+        for (word, value) in [
+            ("null", Value::Null),
+            ("true", Value::Bool(true)),
+            ("false", Value::Bool(false)),
+        ] {
+            if rest.starts_with(word) {
+                self.pos += word.len();
+                return Ok(value);
+            }
+        }
+        self.error("expected a value")
+    }
+
+    /// Skips one well-formed value of any depth (an explicit stack, no recursion).
+    pub fn skim(&mut self) -> Result<(), JsonError> {
+        // Open containers: true for an object.
+        let mut open: Vec<bool> = Vec::new();
+        loop {
+            self.skip_ws();
+            match self.peek() {
+                Some(b'{') => {
+                    self.pos += 1;
+                    if !self.eat(b'}') {
+                        open.push(true);
+                        self.skip_ws();
+                        self.skip_string()?;
+                        self.expect(b':')?;
+                        continue;
+                    }
+                }
+                Some(b'[') => {
+                    self.pos += 1;
+                    if !self.eat(b']') {
+                        open.push(false);
+                        continue;
+                    }
+                }
+                Some(b'"') => self.skip_string()?,
+                Some(b'-' | b'0'..=b'9') => {
+                    self.number_text()?;
+                }
+                _ => {
+                    self.literal()?;
+                }
+            }
+            // A value ended: close containers or move to the next member.
+            loop {
+                let Some(&object) = open.last() else {
+                    return Ok(());
+                };
+                if self.eat(b',') {
+                    if object {
+                        self.skip_ws();
+                        self.skip_string()?;
+                        self.expect(b':')?;
+                    }
+                    break;
+                }
+                self.expect(if object { b'}' } else { b']' })?;
+                open.pop();
+            }
+        }
+    }
+
+    /// The bytes of a string's body up to the next quote, backslash or control character.
+    fn plain_run(&mut self) -> &'a str {
+        let start = self.pos;
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            if b == b'"' || b == b'\\' || b < 0x20 {
+                break;
+            }
+            self.pos += 1;
+        }
+        self.text.get(start..self.pos).unwrap_or("")
+    }
+
+    fn skip_string(&mut self) -> Result<(), JsonError> {
+        self.string().map(drop)
+    }
+
+    /// A string (the cursor on its opening quote), unescaped; borrowed when it has no escapes.
+    pub fn string(&mut self) -> Result<Cow<'a, str>, JsonError> {
+        if self.peek() != Some(b'"') {
+            return self.error("expected a string");
+        }
+        self.pos += 1;
+        let plain = self.plain_run();
+        if self.peek() == Some(b'"') {
+            self.pos += 1;
+            return Ok(Cow::Borrowed(plain));
+        }
+        let mut out = String::from(plain);
+        loop {
+            out.push_str(self.plain_run());
+            match self.peek() {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(Cow::Owned(out));
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    let escaped = self.escape()?;
+                    out.push(escaped);
+                }
+                Some(_) => return self.error("control character in a string"),
+                None => return self.error("unterminated string"),
+            }
+        }
+    }
+
+    fn escape(&mut self) -> Result<char, JsonError> {
+        let Some(b) = self.peek() else {
+            return self.error("unterminated escape");
+        };
+        self.pos += 1;
+        Ok(match b {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let unit = self.hex4()?;
+                let code = match unit {
+                    0xD800..=0xDBFF => {
+                        if !self.text.get(self.pos..).unwrap_or("").starts_with("\\u") {
+                            return self.error("lone leading surrogate in hex escape");
+                        }
+                        self.pos += 2;
+                        let low = self.hex4()?;
+                        if !(0xDC00..=0xDFFF).contains(&low) {
+                            return self.error("lone leading surrogate in hex escape");
+                        }
+                        0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    0xDC00..=0xDFFF => return self.error("lone trailing surrogate in hex escape"),
+                    other => other,
+                };
+                match char::from_u32(code) {
+                    Some(c) => c,
+                    None => return self.error("invalid unicode escape"),
+                }
+            }
+            _ => return self.error("invalid escape"),
+        })
+    }
+
+    fn hex4(&mut self) -> Result<u32, JsonError> {
+        let digits = self.text.get(self.pos..self.pos + 4);
+        match digits.filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit())) {
+            Some(d) => {
+                self.pos += 4;
+                u32::from_str_radix(d, 16).or_else(|_| self.error("invalid hex escape"))
+            }
+            None => self.error("invalid hex escape"),
+        }
+    }
+
+    /// The text of a number (grammar checked); true when it has a fraction or an exponent.
+    fn number_text(&mut self) -> Result<(&'a str, bool), JsonError> {
+        let start = self.pos;
+        let bytes = self.text.as_bytes();
+        let digits = |pos: &mut usize| {
+            let from = *pos;
+            while bytes.get(*pos).is_some_and(u8::is_ascii_digit) {
+                *pos += 1;
+            }
+            *pos - from
+        };
+        let mut pos = self.pos;
+        if bytes.get(pos) == Some(&b'-') {
+            pos += 1;
+        }
+        let int_start = pos;
+        let int_digits = digits(&mut pos);
+        if int_digits == 0 || (int_digits > 1 && bytes.get(int_start) == Some(&b'0')) {
+            self.pos = pos;
+            return self.error("invalid number");
+        }
+        let mut float = false;
+        if bytes.get(pos) == Some(&b'.') {
+            pos += 1;
+            float = true;
+            if digits(&mut pos) == 0 {
+                self.pos = pos;
+                return self.error("invalid number");
+            }
+        }
+        if let Some(b'e' | b'E') = bytes.get(pos) {
+            pos += 1;
+            float = true;
+            if let Some(b'+' | b'-') = bytes.get(pos) {
+                pos += 1;
+            }
+            if digits(&mut pos) == 0 {
+                self.pos = pos;
+                return self.error("invalid number");
+            }
+        }
+        self.pos = pos;
+        Ok((self.text.get(start..pos).unwrap_or("0"), float))
+    }
+
+    /// A number: integers that fit stay exact (as serde_json keeps them), others become the
+    /// correctly rounded double; out of the double range is an error.
+    fn number(&mut self) -> Result<Value, JsonError> {
+        let (text, float) = self.number_text()?;
+        if !float {
+            if let Ok(n) = text.parse::<u64>() {
+                return Ok(Value::Number(n.into()));
+            }
+            match text.parse::<i64>() {
+                // "-0" is the double -0, as in serde_json.
+                Ok(0) | Err(_) => {}
+                Ok(n) => return Ok(Value::Number(n.into())),
+            }
+        }
+        match text.parse::<f64>().ok().and_then(Number::from_f64) {
+            Some(n) => Ok(Value::Number(n)),
+            None => self.error("number out of range"),
+        }
+    }
+}
+
+/// Parses a whole document (nested at most `depth` levels).
+pub fn parse(text: &str, depth: usize) -> Result<Value, JsonError> {
+    let mut reader = Reader::new(text);
+    let value = reader.value(depth)?;
+    reader.end()?;
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn agrees_with_serde_json() {
+        for text in [
+            r#"{"a":[1,-2,3.5,1e400,"x\u00e9\ud83d\ude00\n",true,false,null],"a":{}}"#,
+            r#"[18446744073709551615, 18446744073709551616, -9223372036854775808, 0.1, -0, 1E+2]"#,
+            r#" { "k" : [ ] , "j" : { } } "#,
+            r#""\ud800""#,
+            r#""\udc00x""#,
+            "[01]",
+            "[1.]",
+            "{\"a\" 1}",
+            "[1,]",
+            "\"a\u{1}\"",
+            "tru",
+            "[1] x",
+        ] {
+            let ours = parse(text, 127).ok();
+            let theirs: Option<Value> = serde_json::from_str(text).ok();
+            assert_eq!(ours, theirs, "{text}");
+            let mut reader = Reader::new(text);
+            let skimmed = reader.skim().and_then(|()| reader.end()).is_ok();
+            let number_range_only = text.contains("1e400");
+            assert_eq!(skimmed, theirs.is_some() || number_range_only, "{text}");
+        }
+    }
+
+    #[test]
+    fn depth_limit_and_deep_skim() {
+        let nest = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        assert!(parse(&nest(127), 127).is_ok());
+        assert_eq!(parse(&nest(128), 127), Err(JsonError::TooDeep));
+        let deep = nest(100_000);
+        let mut reader = Reader::new(&deep);
+        assert!(reader.skim().is_ok());
+        assert_eq!(reader.pos(), deep.len());
+    }
+}
