@@ -8,11 +8,11 @@ const RECORDS = 30;
 const TOOLS = ["read_file", "search_web", "list_dir"];
 
 const { LoopGuard, glue } = await loadPackage();
+const guard = new LoopGuard({ historySize: RECORDS, maxRuns: RUNS });
 const memory = wasmMemory(glue);
 if (memory === undefined) {
   process.stdout.write(JSON.stringify({ error: "the glue does not expose the wasm memory" }));
 } else {
-  const guard = new LoopGuard({ historySize: RECORDS, maxRuns: RUNS });
   const before = memory.buffer.byteLength;
   for (let run = 0; run < RUNS; run++) {
     const runId = `run-${run}`;

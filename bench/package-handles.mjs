@@ -26,9 +26,12 @@ export async function loadPackage() {
   return { LoopGuard, coreVersion, glue };
 }
 
-/** The live wasm instance's linear memory, or undefined when the glue does not hand it out. */
+/**
+ * The live wasm instance's linear memory (call it once the package has instantiated the wasm, e.g.
+ * after `new LoopGuard()`), or undefined when the glue does not hand it out.
+ */
 export function wasmMemory(glue) {
-  const memory = typeof glue.initSync === "function" ? glue.initSync()?.memory : undefined;
+  const memory = typeof glue.wasmMemory === "function" ? glue.wasmMemory() : glue.initSync?.()?.memory;
   return memory instanceof WebAssembly.Memory ? memory : undefined;
 }
 

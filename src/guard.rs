@@ -1,11 +1,11 @@
 //! The guard: parses records, keeps the run table, runs the detectors and turns findings into
 //! verdicts. This is the whole native API; the wasm bindings only translate to and from it.
 
-use crate::canonical::{digest_json, Digest, KeepAll};
+use crate::canonical::{digest_json, KeepAll};
 use crate::config::Config;
 use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
-use crate::history::{CallRecord, CompactionWatch, RecordState, Run};
+use crate::history::{fingerprint, CallRecord, CompactionWatch, Fingerprint, RecordState, Run};
 use crate::input::{fnv1a, parse_call, parse_outcome, CallInput};
 use crate::outcome::{
     digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
@@ -147,7 +147,7 @@ impl Guard {
         run: &Run,
         tool: &'a str,
         kind: ToolKind,
-        args: Digest,
+        args: Fingerprint,
         at: Option<f64>,
     ) -> Proposal<'a> {
         let settings = config.tools.get(tool);
@@ -178,7 +178,7 @@ impl Guard {
         if !self.config.enabled {
             return Verdict::allow(&call.tool, run_id);
         }
-        let args = digest_json(args_value, &KeepAll);
+        let args = fingerprint(&digest_json(args_value, &KeepAll));
         let kind = self.kind_of(&call.tool, args_value);
         let config = &self.config;
         let history_size = config.history_size as usize;
@@ -198,19 +198,15 @@ impl Guard {
         if let (Some(cap), false) = (proposal.cap, vetoed) {
             run.log_capped_call(&call.tool, at, cap.calls);
         }
-        let record = CallRecord {
-            seq: 0,
-            tool: run.intern_tool(&call.tool, history_size),
+        let mut record = CallRecord::pending(
+            run.intern_tool(&call.tool, history_size),
             args,
-            args_text_hash: call.args_text_hash,
             kind,
-            call_id: call.call_id.as_deref().map(|id| fnv1a(id.as_bytes())),
             at,
-            state: RecordState::Pending,
-            warned,
-            same_outcome_run: 0,
-            no_progress: 0,
-        };
+            call.args_text_hash,
+            call.call_id.as_deref().map(|id| fnv1a(id.as_bytes())),
+        );
+        record.warned = warned;
         let index = run.push(record, history_size);
         if vetoed {
             run.settle(index, RecordState::Vetoed);
@@ -220,7 +216,10 @@ impl Guard {
 
     /// The fingerprint and kind of an outcome's call: taken from its pending record when the
     /// argument text is the one `check` saw, else computed.
-    fn fingerprint_for_outcome(&self, call: &CallInput) -> Result<(Digest, ToolKind), GuardError> {
+    fn fingerprint_for_outcome(
+        &self,
+        call: &CallInput,
+    ) -> Result<(Fingerprint, ToolKind), GuardError> {
         let call_id = call.call_id.as_deref().map(|id| fnv1a(id.as_bytes()));
         let checked = self.runs.peek(call.run_id.as_deref()).and_then(|run| {
             let tool = run.find_tool(&call.tool)?;
@@ -232,7 +231,7 @@ impl Guard {
             None => {
                 let args = call.args()?;
                 Ok((
-                    digest_json(&args, &KeepAll),
+                    fingerprint(&digest_json(&args, &KeepAll)),
                     self.kind_of(&call.tool, &args),
                 ))
             }
@@ -269,32 +268,20 @@ impl Guard {
         let index = match run.find_pending(call_id, tool, &args) {
             Some(index) => index,
             None => run.push(
-                CallRecord {
-                    seq: 0,
-                    tool,
-                    args,
-                    args_text_hash: call.args_text_hash,
-                    kind,
-                    call_id,
-                    at,
-                    state: RecordState::Pending,
-                    warned: None,
-                    same_outcome_run: 0,
-                    no_progress: 0,
-                },
+                CallRecord::pending(tool, args, kind, at, call.args_text_hash, call_id),
                 history_size,
             ),
         };
         run.settle(
             index,
             RecordState::Completed {
-                outcome: outcome.digest,
+                outcome: fingerprint(&outcome.digest),
                 is_error: outcome.is_error,
                 missing_tool: outcome.missing_tool,
             },
         );
         if config.post_compaction_guard.enabled {
-            let triple = (call.tool.clone(), args, outcome.digest);
+            let triple = (call.tool.clone(), args, fingerprint(&outcome.digest));
             if let Some(found) =
                 post_compaction_step(run, triple, config.post_compaction_guard.window_size)
             {
@@ -340,7 +327,7 @@ fn digest_tool_outcome(config: &Config, parts: &OutcomeParts) -> Result<OutcomeD
 /// after compaction are the same (tool, args, outcome) triple.
 fn post_compaction_step(
     run: &mut Run,
-    triple: (String, Digest, Digest),
+    triple: (String, Fingerprint, Fingerprint),
     window: u32,
 ) -> Option<Finding> {
     let watch = run.compaction.as_mut()?;

@@ -6,6 +6,15 @@ use crate::tools::ToolKind;
 use crate::verdict::DetectorId;
 use std::collections::VecDeque;
 
+/// What the window keeps of a SHA-256 digest (arguments, outcomes): its first 128 bits. Collisions
+/// stay out of reach (~2^64 work even when chosen), at half the memory per record.
+pub type Fingerprint = [u8; 16];
+
+/// The window fingerprint of a full digest.
+pub fn fingerprint(digest: &Digest) -> Fingerprint {
+    digest.first_chunk::<16>().copied().unwrap_or_default()
+}
+
 /// Where a record is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecordState {
@@ -13,7 +22,7 @@ pub enum RecordState {
     Pending,
     /// The outcome is attached.
     Completed {
-        outcome: Digest,
+        outcome: Fingerprint,
         is_error: bool,
         missing_tool: bool,
     },
@@ -21,61 +30,135 @@ pub enum RecordState {
     Vetoed,
 }
 
+const PENDING: u8 = 0;
+const VETOED: u8 = 1;
+const COMPLETED: u8 = 2;
+const IS_ERROR: u8 = 4;
+const MISSING_TOOL: u8 = 8;
+
+/// One call in the window: 56 bytes. Its position in the run's history (`seq`) is not stored: the
+/// window is contiguous, so `Run` derives it from the index.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallRecord {
-    /// Position in the run's history; increases by one per record.
-    pub seq: u64,
-    /// Index into the run's tool-name table.
-    pub tool: u16,
-    pub args: Digest,
-    /// FNV-1a of the arguments' JSON text as checked: lets `record` reuse `args` without
-    /// parsing and hashing the same text again.
-    pub args_text_hash: u64,
-    pub kind: ToolKind,
-    /// FNV-1a hash of the host's call id, used only to match an outcome to its call.
-    pub call_id: Option<u64>,
     pub at: f64,
-    pub state: RecordState,
-    /// The detector that warned when this call was checked, if any.
-    pub warned: Option<DetectorId>,
+    pub args: Fingerprint,
+    /// Pending: FNV-1a of the argument text as checked (lets `record` reuse `args` without parsing
+    /// and hashing the same text again) and of the call id (0: none), little-endian. Completed:
+    /// the outcome fingerprint. Nothing once vetoed.
+    slot: [u8; 16],
     /// Same call, same outcome, this many times in a row (0 until completed).
     pub same_outcome_run: u32,
     /// Calls of this fingerprint without progress, this one included (0 while pending).
     pub no_progress: u32,
+    /// Index into the run's tool-name table.
+    pub tool: u16,
+    pub kind: ToolKind,
+    /// The detector that warned when this call was checked, if any.
+    pub warned: Option<DetectorId>,
+    /// PENDING, VETOED, or COMPLETED with IS_ERROR and MISSING_TOOL.
+    state: u8,
 }
 
 impl CallRecord {
-    pub fn same_call(&self, tool: u16, args: &Digest) -> bool {
-        self.tool == tool && &self.args == args
-    }
-
-    pub fn outcome(&self) -> Option<&Digest> {
-        match &self.state {
-            RecordState::Completed { outcome, .. } => Some(outcome),
-            _ => None,
+    /// A pending record; `call_id` and `args_text_hash` are FNV-1a keys for matching its outcome.
+    pub fn pending(
+        tool: u16,
+        args: Fingerprint,
+        kind: ToolKind,
+        at: f64,
+        args_text_hash: u64,
+        call_id: Option<u64>,
+    ) -> CallRecord {
+        let mut slot = [0u8; 16];
+        let (text, id) = slot.split_at_mut(8);
+        text.copy_from_slice(&args_text_hash.to_le_bytes());
+        // A call id whose hash is 0 is stored as 1, so that 0 can mean "none".
+        id.copy_from_slice(&call_id.map_or(0, |h| h.max(1)).to_le_bytes());
+        CallRecord {
+            at,
+            args,
+            slot,
+            same_outcome_run: 0,
+            no_progress: 0,
+            tool,
+            kind,
+            warned: None,
+            state: PENDING,
         }
     }
 
+    pub fn state(&self) -> RecordState {
+        match self.state & 3 {
+            PENDING => RecordState::Pending,
+            COMPLETED => RecordState::Completed {
+                outcome: self.slot,
+                is_error: self.state & IS_ERROR != 0,
+                missing_tool: self.state & MISSING_TOOL != 0,
+            },
+            _ => RecordState::Vetoed,
+        }
+    }
+
+    pub fn set_state(&mut self, state: RecordState) {
+        match state {
+            RecordState::Pending => self.state = PENDING,
+            RecordState::Vetoed => {
+                self.state = VETOED;
+                self.slot = [0; 16];
+            }
+            RecordState::Completed {
+                outcome,
+                is_error,
+                missing_tool,
+            } => {
+                self.slot = outcome;
+                self.state = COMPLETED
+                    | if is_error { IS_ERROR } else { 0 }
+                    | if missing_tool { MISSING_TOOL } else { 0 };
+            }
+        }
+    }
+
+    fn pending_key(&self, half: usize) -> Option<u64> {
+        if !self.is_pending() {
+            return None;
+        }
+        let bytes = self.slot.get(half * 8..half * 8 + 8)?;
+        bytes.try_into().ok().map(u64::from_le_bytes)
+    }
+
+    /// FNV-1a of the argument text as checked, while pending.
+    pub fn args_text_hash(&self) -> Option<u64> {
+        self.pending_key(0)
+    }
+
+    /// FNV-1a of the host's call id, while pending (and when it had one).
+    pub fn call_id(&self) -> Option<u64> {
+        self.pending_key(1).filter(|id| *id != 0)
+    }
+
+    pub fn same_call(&self, tool: u16, args: &Fingerprint) -> bool {
+        self.tool == tool && &self.args == args
+    }
+
+    pub fn outcome(&self) -> Option<&Fingerprint> {
+        (self.state & 3 == COMPLETED).then_some(&self.slot)
+    }
+
     pub fn is_pending(&self) -> bool {
-        self.state == RecordState::Pending
+        self.state == PENDING
     }
 
     pub fn is_vetoed(&self) -> bool {
-        self.state == RecordState::Vetoed
+        self.state == VETOED
     }
 
     pub fn is_error(&self) -> bool {
-        matches!(self.state, RecordState::Completed { is_error: true, .. })
+        self.outcome().is_some() && self.state & IS_ERROR != 0
     }
 
     pub fn reported_missing(&self) -> bool {
-        matches!(
-            self.state,
-            RecordState::Completed {
-                missing_tool: true,
-                ..
-            }
-        )
+        self.outcome().is_some() && self.state & MISSING_TOOL != 0
     }
 }
 
@@ -85,7 +168,7 @@ pub struct CompactionWatch {
     /// Completions still to look at.
     pub remaining: u32,
     /// The first (tool, args, outcome) triple seen after compaction.
-    pub first: Option<(String, Digest, Digest)>,
+    pub first: Option<(String, Fingerprint, Fingerprint)>,
     /// How many completions so far were that same triple.
     pub identical: u32,
 }
@@ -95,6 +178,7 @@ pub struct Run {
     /// Tool names referenced by records (by index).
     pub tools: Vec<String>,
     pub records: VecDeque<CallRecord>,
+    /// The history position of the next record; the window holds the `records.len()` before it.
     pub next_seq: u64,
     /// Refusals in a row at the end of the run, whatever the fingerprint.
     pub trailing_vetoes: u32,
@@ -159,14 +243,28 @@ impl Run {
         self.tools = kept;
     }
 
-    /// Appends a record, dropping the oldest beyond `history_size`; returns its index.
-    pub fn push(&mut self, mut record: CallRecord, history_size: usize) -> usize {
-        record.seq = self.next_seq;
-        self.next_seq += 1;
-        self.records.push_back(record);
-        while self.records.len() > history_size {
+    /// The index of the first record that counts towards streaks (none before the last
+    /// host-reported progress).
+    pub fn first_counted(&self) -> usize {
+        let len = self.records.len();
+        let first_seq = self.next_seq.saturating_sub(len as u64);
+        usize::try_from(self.progress_floor.saturating_sub(first_seq))
+            .unwrap_or(usize::MAX)
+            .min(len)
+    }
+
+    /// Appends a record, dropping the oldest beyond `history_size`; returns its index. The ring
+    /// is allocated once at exactly `history_size` records.
+    pub fn push(&mut self, record: CallRecord, history_size: usize) -> usize {
+        while self.records.len() >= history_size.max(1) {
             self.records.pop_front();
         }
+        if self.records.capacity() < history_size {
+            self.records
+                .reserve_exact(history_size - self.records.len());
+        }
+        self.next_seq += 1;
+        self.records.push_back(record);
         self.records.len() - 1
     }
 
@@ -178,22 +276,25 @@ impl Run {
         tool: u16,
         args_text_hash: u64,
     ) -> Option<usize> {
+        let call_id = call_id.map(|h| h.max(1));
         self.records.iter().rposition(|r| {
-            r.is_pending()
-                && r.tool == tool
-                && r.args_text_hash == args_text_hash
-                && call_id.is_none_or(|id| r.call_id == Some(id))
+            r.tool == tool
+                && r.args_text_hash() == Some(args_text_hash)
+                && call_id.is_none_or(|id| r.call_id() == Some(id))
         })
     }
 
     /// The index of the pending record an outcome belongs to: by call id when given, else (or when
     /// no call id matches) the newest pending record of the same fingerprint.
-    pub fn find_pending(&self, call_id: Option<u64>, tool: u16, args: &Digest) -> Option<usize> {
-        let by_id = call_id.and_then(|id| {
-            self.records
-                .iter()
-                .rposition(|r| r.is_pending() && r.call_id == Some(id))
-        });
+    pub fn find_pending(
+        &self,
+        call_id: Option<u64>,
+        tool: u16,
+        args: &Fingerprint,
+    ) -> Option<usize> {
+        let by_id = call_id
+            .map(|h| h.max(1))
+            .and_then(|id| self.records.iter().rposition(|r| r.call_id() == Some(id)));
         by_id.or_else(|| {
             self.records
                 .iter()
@@ -206,14 +307,14 @@ impl Run {
         &self,
         index: usize,
         tool: u16,
-        args: &Digest,
+        args: &Fingerprint,
     ) -> impl Iterator<Item = &CallRecord> {
-        let floor = self.progress_floor;
+        let end = index.min(self.records.len());
         let args = *args;
         self.records
-            .range(..index.min(self.records.len()))
+            .range(self.first_counted().min(end)..end)
             .rev()
-            .filter(move |r| r.seq >= floor && r.same_call(tool, &args))
+            .filter(move |r| r.same_call(tool, &args))
     }
 
     /// Sets a record's state and computes its streak counters from the records before it.
@@ -241,7 +342,7 @@ impl Run {
             RecordState::Pending => (0, 0),
         };
         if let Some(record) = self.records.get_mut(index) {
-            record.state = state;
+            record.set_state(state);
             record.same_outcome_run = same_outcome_run;
             record.no_progress = no_progress;
         }
@@ -281,5 +382,31 @@ impl Run {
     pub fn mark_progress(&mut self) {
         self.progress_floor = self.next_seq;
         self.trailing_vetoes = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_is_56_bytes_and_keeps_its_keys_until_settled() {
+        assert_eq!(std::mem::size_of::<CallRecord>(), 56);
+        let mut record = CallRecord::pending(3, [7; 16], ToolKind::Read, 1.5, 42, Some(0));
+        assert_eq!(record.args_text_hash(), Some(42));
+        assert_eq!(
+            record.call_id(),
+            Some(1),
+            "a call id hashing to 0 is kept as 1"
+        );
+        let done = RecordState::Completed {
+            outcome: [9; 16],
+            is_error: true,
+            missing_tool: false,
+        };
+        record.set_state(done);
+        assert_eq!(record.state(), done);
+        assert_eq!((record.args_text_hash(), record.call_id()), (None, None));
+        assert!(record.is_error() && !record.reported_missing());
     }
 }

@@ -3,24 +3,26 @@
 //! what the run holds: digests, counters, tool names and times, never raw arguments or results.
 //!
 //! Layout (little-endian): magic `TLGS`, version byte, run id, run counters, tool table, cap log,
-//! compaction watch, records, then SHA-256 of everything before it.
+//! compaction watch, records (128-bit fingerprints, the window's newest record at `next_seq - 1`),
+//! then SHA-256 of everything before it.
 
-use crate::canonical::{sha256, Digest};
+use crate::canonical::sha256;
 use crate::error::{ErrorCode, GuardError};
-use crate::history::{CallRecord, CompactionWatch, RecordState, Run};
+use crate::history::{CallRecord, CompactionWatch, Fingerprint, RecordState, Run};
 use crate::tools::ToolKind;
 use crate::verdict::DetectorId;
 use std::collections::VecDeque;
 
 const MAGIC: &[u8; 4] = b"TLGS";
-/// 2: outcome digests of framing `tlg/o2` (small text parts inline).
+/// 2: outcome digests of framing `tlg/o2` (small text parts inline); 128-bit fingerprints;
+/// record positions derived from `next_seq` (the window is contiguous).
 const VERSION: u8 = 2;
 /// Upper bounds that keep a corrupt or hostile snapshot from allocating without limit.
 const MAX_ITEMS: u32 = 1_000_000;
 
 /// Encodes `run` (with its id; `None` for the default run).
 pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
-    let mut w = Writer(Vec::with_capacity(64 + run.records.len() * 96));
+    let mut w = Writer(Vec::with_capacity(64 + run.records.len() * 64));
     w.bytes(MAGIC);
     w.u8(VERSION);
     match run_id {
@@ -65,21 +67,16 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
     }
     w.len(run.records.len());
     for r in &run.records {
-        w.u64(r.seq);
         w.u16(r.tool);
         w.bytes(&r.args);
-        w.u64(r.args_text_hash);
         w.u8(kind_code(r.kind));
-        match r.call_id {
-            None => w.u8(0),
-            Some(id) => {
-                w.u8(1);
-                w.u64(id);
-            }
-        }
         w.f64(r.at);
-        match &r.state {
-            RecordState::Pending => w.u8(0),
+        match r.state() {
+            RecordState::Pending => {
+                w.u8(0);
+                w.u64(r.args_text_hash().unwrap_or(0));
+                w.u64(r.call_id().unwrap_or(0));
+            }
             RecordState::Vetoed => w.u8(1),
             RecordState::Completed {
                 outcome,
@@ -87,8 +84,8 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
                 missing_tool,
             } => {
                 w.u8(2);
-                w.bytes(outcome);
-                w.u8(u8::from(*is_error) | (u8::from(*missing_tool) << 1));
+                w.bytes(&outcome);
+                w.u8(u8::from(is_error) | (u8::from(missing_tool) << 1));
             }
         }
         w.u8(r.warned.map_or(0, detector_code));
@@ -157,7 +154,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
             let identical = r.u32()?;
             let first = match r.u8()? {
                 0 => None,
-                1 => Some((r.str()?, r.digest()?, r.digest()?)),
+                1 => Some((r.str()?, r.fingerprint()?, r.fingerprint()?)),
                 _ => return Err(corrupt("its compaction watch is invalid")),
             };
             Some(CompactionWatch {
@@ -168,56 +165,53 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         }
         _ => return Err(corrupt("its compaction marker is invalid")),
     };
-    for _ in 0..r.len()? {
-        let seq = r.u64()?;
+    let records = r.len()?;
+    if u64::from(records) > run.next_seq {
+        return Err(corrupt("it holds more records than its history"));
+    }
+    for _ in 0..records {
         let tool = r.u16()?;
         if usize::from(tool) >= run.tools.len() {
             return Err(corrupt("a record names a tool outside its tool table"));
         }
-        let args = r.digest()?;
-        let args_text_hash = r.u64()?;
+        let args = r.fingerprint()?;
         let kind =
             kind_from_code(r.u8()?).ok_or_else(|| corrupt("a record's tool kind is invalid"))?;
-        let call_id = match r.u8()? {
-            0 => None,
-            1 => Some(r.u64()?),
-            _ => return Err(corrupt("a record's call id marker is invalid")),
-        };
         let at = r.f64()?;
-        let state = match r.u8()? {
-            0 => RecordState::Pending,
-            1 => RecordState::Vetoed,
+        let mut record = match r.u8()? {
+            0 => {
+                let text_hash = r.u64()?;
+                let call_id = Some(r.u64()?).filter(|id| *id != 0);
+                CallRecord::pending(tool, args, kind, at, text_hash, call_id)
+            }
+            1 => {
+                let mut record = CallRecord::pending(tool, args, kind, at, 0, None);
+                record.set_state(RecordState::Vetoed);
+                record
+            }
             2 => {
-                let outcome = r.digest()?;
+                let outcome = r.fingerprint()?;
                 let flags = r.u8()?;
-                RecordState::Completed {
+                let mut record = CallRecord::pending(tool, args, kind, at, 0, None);
+                record.set_state(RecordState::Completed {
                     outcome,
                     is_error: flags & 1 != 0,
                     missing_tool: flags & 2 != 0,
-                }
+                });
+                record
             }
             _ => return Err(corrupt("a record's state is invalid")),
         };
-        let warned = match r.u8()? {
+        record.warned = match r.u8()? {
             0 => None,
             code => Some(
                 detector_from_code(code)
                     .ok_or_else(|| corrupt("a record names an unknown detector"))?,
             ),
         };
-        run.records.push_back(CallRecord {
-            seq,
-            tool,
-            args,
-            args_text_hash,
-            kind,
-            call_id,
-            at,
-            state,
-            warned,
-            same_outcome_run: r.u32()?,
-            no_progress: r.u32()?,
-        });
+        record.same_outcome_run = r.u32()?;
+        record.no_progress = r.u32()?;
+        run.records.push_back(record);
     }
     if r.pos != body.len() {
         return Err(corrupt("it has trailing bytes"));
@@ -332,7 +326,7 @@ impl Reader<'_> {
     fn f64(&mut self) -> Result<f64, GuardError> {
         Ok(f64::from_le_bytes(self.array()?))
     }
-    fn digest(&mut self) -> Result<Digest, GuardError> {
+    fn fingerprint(&mut self) -> Result<Fingerprint, GuardError> {
         self.array()
     }
     fn len(&mut self) -> Result<u32, GuardError> {

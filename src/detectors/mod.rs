@@ -14,9 +14,8 @@ mod stall;
 mod tool_cap;
 mod unknown_tool_repeat;
 
-use crate::canonical::Digest;
 use crate::config::Config;
-use crate::history::{CallRecord, Run};
+use crate::history::{CallRecord, Fingerprint, Run};
 use crate::tools::{Cap, ToolKind};
 use crate::verdict::{DetectorId, Finding, Level};
 
@@ -26,7 +25,7 @@ pub struct Proposal<'a> {
     pub tool: &'a str,
     /// The tool's index in the run's table; `None` when the window has no call of this tool.
     pub tool_index: Option<u16>,
-    pub args: Digest,
+    pub args: Fingerprint,
     pub kind: ToolKind,
     /// When the call is made; `None` for the forecast of a `record`, which cannot know when the
     /// next call will come and so assumes it waits as long as caps and patient polling ask.
@@ -95,8 +94,7 @@ pub struct Window<'r> {
 
 impl<'r> Window<'r> {
     fn new(run: &'r Run, proposal: &Proposal, config: &Config) -> Window<'r> {
-        let floor = run.progress_floor;
-        let records: Vec<&CallRecord> = run.records().iter().filter(|r| r.seq >= floor).collect();
+        let records: Vec<&CallRecord> = run.records().range(run.first_counted()..).collect();
         let max_period = if config.detectors.cycle {
             config.max_cycle_period as usize
         } else {
