@@ -101,7 +101,7 @@ impl Guard {
             first: None,
             identical: 0,
         };
-        self.runs.get_or_create(run_id).compaction = Some(watch);
+        self.runs.get_or_create(run_id).compaction = Some(Box::new(watch));
     }
 
     /// The host observed progress in the run: no-progress streaks restart.

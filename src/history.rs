@@ -184,7 +184,8 @@ pub struct Run {
     pub trailing_vetoes: u32,
     /// Records before this sequence number do not count towards streaks (host-reported progress).
     pub progress_floor: u64,
-    pub compaction: Option<CompactionWatch>,
+    /// Boxed: armed rarely, so an idle run pays one pointer for it.
+    pub compaction: Option<Box<CompactionWatch>>,
     /// Calls checked in this run (for `maxTurns`).
     pub turns: u32,
     /// Times of the allowed calls of capped tools, at most `cap.calls` each.

@@ -1,90 +1,229 @@
 //! The run table: one `Run` per run id (absent id = the default run), bounded by `maxRuns` with
 //! least-recently-used eviction, so a gateway with endless short runs keeps flat memory.
+//!
+//! Runs live in a slab; a doubly linked list through the slab orders them by last use, so marking
+//! a run as used and evicting the oldest are O(1) without any allocation. Ids are looked up as
+//! `&str` (no key is built per call).
 
 use crate::history::Run;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
-type RunKey = Option<Box<str>>;
+/// No slot (list ends).
+const NIL: u32 = u32::MAX;
 
 struct Slot {
+    /// `None` for the default run.
+    id: Option<Box<str>>,
     run: Run,
-    last_used: u64,
+    /// Neighbours in the use order: `prev` was used more recently, `next` less recently.
+    prev: u32,
+    next: u32,
 }
 
 pub struct RunTable {
-    slots: HashMap<RunKey, Slot>,
-    by_age: BTreeMap<u64, RunKey>,
-    clock: u64,
+    ids: HashMap<Box<str>, u32>,
+    default: Option<u32>,
+    slots: Vec<Slot>,
+    /// Slots of removed runs, reused first.
+    free: Vec<u32>,
+    /// Most and least recently used.
+    newest: u32,
+    oldest: u32,
+    live: usize,
     max_runs: usize,
     evicted: u64,
+    scratch: Run,
 }
 
 impl RunTable {
     pub fn new(max_runs: u32) -> Self {
         RunTable {
-            slots: HashMap::new(),
-            by_age: BTreeMap::new(),
-            clock: 0,
+            ids: HashMap::new(),
+            default: None,
+            slots: Vec::new(),
+            free: Vec::new(),
+            newest: NIL,
+            oldest: NIL,
+            live: 0,
             max_runs: (max_runs as usize).max(1),
             evicted: 0,
+            scratch: Run::default(),
+        }
+    }
+
+    fn find(&self, run_id: Option<&str>) -> Option<u32> {
+        match run_id {
+            None => self.default,
+            Some(id) => self.ids.get(id).copied(),
+        }
+    }
+
+    fn slot(&self, index: u32) -> Option<&Slot> {
+        self.slots.get(index as usize)
+    }
+
+    fn slot_mut(&mut self, index: u32) -> Option<&mut Slot> {
+        self.slots.get_mut(index as usize)
+    }
+
+    /// Takes a slot out of the use order.
+    fn unlink(&mut self, index: u32) {
+        let Some((prev, next)) = self.slot(index).map(|s| (s.prev, s.next)) else {
+            return;
+        };
+        match self.slot_mut(prev) {
+            Some(p) => p.next = next,
+            None => self.newest = next,
+        }
+        match self.slot_mut(next) {
+            Some(n) => n.prev = prev,
+            None => self.oldest = prev,
+        }
+    }
+
+    /// Puts a slot first in the use order.
+    fn link_newest(&mut self, index: u32) {
+        let old_newest = self.newest;
+        if let Some(slot) = self.slot_mut(index) {
+            slot.prev = NIL;
+            slot.next = old_newest;
+        }
+        match self.slot_mut(old_newest) {
+            Some(n) => n.prev = index,
+            None => self.oldest = index,
+        }
+        self.newest = index;
+    }
+
+    fn touch(&mut self, index: u32) {
+        if self.newest != index {
+            self.unlink(index);
+            self.link_newest(index);
         }
     }
 
     /// The run, if it exists, without marking it as used.
     pub fn peek(&self, run_id: Option<&str>) -> Option<&Run> {
-        let key: RunKey = run_id.map(Box::from);
-        self.slots.get(&key).map(|slot| &slot.run)
+        self.find(run_id)
+            .and_then(|i| self.slot(i))
+            .map(|slot| &slot.run)
     }
 
     /// The run, if it exists; marks it as recently used.
     pub fn get_mut(&mut self, run_id: Option<&str>) -> Option<&mut Run> {
-        let key: RunKey = run_id.map(Box::from);
-        let slot = self.slots.get_mut(&key)?;
-        self.clock += 1;
-        self.by_age.remove(&slot.last_used);
-        slot.last_used = self.clock;
-        self.by_age.insert(self.clock, key);
-        Some(&mut slot.run)
+        let index = self.find(run_id)?;
+        self.touch(index);
+        self.slot_mut(index).map(|slot| &mut slot.run)
     }
 
     /// The run, created (evicting the least recently used one when full) if needed.
     pub fn get_or_create(&mut self, run_id: Option<&str>) -> &mut Run {
-        let key: RunKey = run_id.map(Box::from);
-        if !self.slots.contains_key(&key) {
-            while self.slots.len() >= self.max_runs {
-                let Some((_, oldest)) = self.by_age.pop_first() else {
-                    break;
-                };
-                self.slots.remove(&oldest);
-                self.evicted += 1;
+        let index = match self.find(run_id) {
+            Some(index) => {
+                self.touch(index);
+                index
+            }
+            None => {
+                while self.live >= self.max_runs && self.oldest != NIL {
+                    self.remove_slot(self.oldest);
+                    self.evicted += 1;
+                }
+                self.insert(run_id)
+            }
+        };
+        match self.slots.get_mut(index as usize) {
+            Some(slot) => &mut slot.run,
+            // Unreachable (`index` names a live slot); a scratch run instead of a panic path.
+            None => &mut self.scratch,
+        }
+    }
+
+    fn insert(&mut self, run_id: Option<&str>) -> u32 {
+        let slot = Slot {
+            id: run_id.map(Box::from),
+            run: Run::default(),
+            prev: NIL,
+            next: NIL,
+        };
+        let index = match self.free.pop() {
+            Some(index) => {
+                if let Some(free) = self.slot_mut(index) {
+                    *free = slot;
+                }
+                index
+            }
+            None => {
+                self.slots.push(slot);
+                u32::try_from(self.slots.len() - 1).unwrap_or(NIL)
+            }
+        };
+        match run_id {
+            None => self.default = Some(index),
+            Some(id) => {
+                self.ids.insert(Box::from(id), index);
             }
         }
-        self.clock += 1;
-        let clock = self.clock;
-        let slot = self.slots.entry(key.clone()).or_insert_with(|| Slot {
-            run: Run::default(),
-            last_used: clock,
-        });
-        if slot.last_used != clock {
-            self.by_age.remove(&slot.last_used);
-            slot.last_used = clock;
+        self.live += 1;
+        self.link_newest(index);
+        index
+    }
+
+    fn remove_slot(&mut self, index: u32) {
+        self.unlink(index);
+        let Some(slot) = self.slot_mut(index) else {
+            return;
+        };
+        let id = slot.id.take();
+        slot.run = Run::default();
+        slot.prev = NIL;
+        slot.next = NIL;
+        match id {
+            None => self.default = None,
+            Some(id) => {
+                self.ids.remove(&id);
+            }
         }
-        self.by_age.insert(clock, key);
-        &mut slot.run
+        self.free.push(index);
+        self.live -= 1;
     }
 
     pub fn remove(&mut self, run_id: Option<&str>) {
-        let key: RunKey = run_id.map(Box::from);
-        if let Some(slot) = self.slots.remove(&key) {
-            self.by_age.remove(&slot.last_used);
+        if let Some(index) = self.find(run_id) {
+            self.remove_slot(index);
         }
     }
 
     pub fn live_runs(&self) -> usize {
-        self.slots.len()
+        self.live
     }
 
     pub fn evicted(&self) -> u64 {
         self.evicted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evicts_the_least_recently_used_run() {
+        let mut table = RunTable::new(3);
+        for id in ["a", "b", "c"] {
+            table.get_or_create(Some(id));
+        }
+        table.get_mut(Some("a"));
+        table.get_or_create(None);
+        assert!(table.peek(Some("b")).is_none(), "b was the oldest");
+        table.remove(Some("c"));
+        table.get_or_create(Some("d"));
+        assert_eq!(table.live_runs(), 3);
+        table.get_or_create(Some("e"));
+        assert!(
+            table.peek(Some("a")).is_none(),
+            "a was the oldest after c's removal"
+        );
+        assert!(table.peek(None).is_some() && table.peek(Some("d")).is_some());
+        assert_eq!(table.evicted(), 2);
     }
 }

@@ -157,11 +157,11 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
                 1 => Some((r.str()?, r.fingerprint()?, r.fingerprint()?)),
                 _ => return Err(corrupt("its compaction watch is invalid")),
             };
-            Some(CompactionWatch {
+            Some(Box::new(CompactionWatch {
                 remaining,
                 first,
                 identical,
-            })
+            }))
         }
         _ => return Err(corrupt("its compaction marker is invalid")),
     };
