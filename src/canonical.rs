@@ -80,21 +80,54 @@ pub fn write_value(value: &Value, filter: &dyn KeyFilter, sink: &mut dyn ByteSin
 }
 
 fn write_object(map: &Map<String, Value>, filter: &dyn KeyFilter, sink: &mut dyn ByteSink) {
-    // serde_json's map iterates keys in UTF-8 byte order, which equals UTF-16 order unless a key
-    // holds a character at or above U+E000 (UTF-8 lead byte 0xEE or more): only then re-sort.
-    let mut keys: Vec<&String> = map.keys().filter(|k| !filter.drops(k)).collect();
-    if keys.iter().any(|k| k.bytes().any(|b| b >= 0xEE)) {
-        keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-    }
+    write_members(map, &|key| filter.drops(key), filter, sink);
+}
+
+/// An object without the top-level members named in `without` (and without the keys `filter`
+/// drops, at every depth), as if those members had been removed first.
+pub fn write_object_without(
+    map: &Map<String, Value>,
+    without: &[&str],
+    filter: &dyn KeyFilter,
+    sink: &mut dyn ByteSink,
+) {
+    write_members(
+        map,
+        &|key| without.contains(&key) || filter.drops(key),
+        filter,
+        sink,
+    );
+}
+
+fn write_members(
+    map: &Map<String, Value>,
+    drops: &dyn Fn(&str) -> bool,
+    filter: &dyn KeyFilter,
+    sink: &mut dyn ByteSink,
+) {
     sink.put(b"{");
-    for (i, key) in keys.iter().enumerate() {
-        if i > 0 {
+    let mut first = true;
+    let mut member = |key: &str, value: &Value, sink: &mut dyn ByteSink| {
+        if !first {
             sink.put(b",");
         }
+        first = false;
         write_string(key, sink);
         sink.put(b":");
-        if let Some(v) = map.get(*key) {
-            write_value(v, filter, sink);
+        write_value(value, filter, sink);
+    };
+    let kept = map.iter().filter(|(k, _)| !drops(k));
+    // serde_json's map iterates keys in UTF-8 byte order, which equals UTF-16 order unless a key
+    // holds a character at or above U+E000 (UTF-8 lead byte 0xEE or more): only then re-sort.
+    if map.keys().any(|k| k.bytes().any(|b| b >= 0xEE)) {
+        let mut members: Vec<(&String, &Value)> = kept.collect();
+        members.sort_unstable_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+        for (key, value) in members {
+            member(key, value, sink);
+        }
+    } else {
+        for (key, value) in kept {
+            member(key, value, sink);
         }
     }
     sink.put(b"}");

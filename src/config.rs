@@ -395,7 +395,7 @@ pub(crate) fn reject_unknown_keys(
             Err(GuardError::config(
                 &field,
                 format!(
-                    "unknown config key {field:?}; known keys: {}",
+                    "unknown config key \"{field}\"; known keys: {}",
                     known.join(", ")
                 ),
             ))

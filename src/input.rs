@@ -134,7 +134,7 @@ fn parse_raw(text: &str) -> Result<RawRecord<'_>, GuardError> {
                 if slot.is_some() {
                     return Err(GuardError::record(
                         Some(field),
-                        format!("field {field:?} appears twice"),
+                        format!("field \"{field}\" appears twice"),
                     ));
                 }
                 reader.expect(b':').map_err(syntax)?;
@@ -154,14 +154,14 @@ fn parse_raw(text: &str) -> Result<RawRecord<'_>, GuardError> {
                 _ => {
                     return Err(GuardError::record(
                         Some(&key),
-                        format!("unknown field {key:?}; a record has runId, tool, args, callId, at and (in record()) result or error"),
+                        format!("unknown field \"{key}\"; a record has runId, tool, args, callId, at and (in record()) result or error"),
                     ))
                 }
             };
             if slot.is_some() {
                 return Err(GuardError::record(
                     Some(&key),
-                    format!("field {key:?} appears twice"),
+                    format!("field \"{key}\" appears twice"),
                 ));
             }
             reader.expect(b':').map_err(syntax)?;

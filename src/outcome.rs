@@ -9,7 +9,7 @@
 //! Small parts thus cost no hash of their own, and because a large text enters only by its digest,
 //! a host with a fast native SHA-256 can hash it and still produce identical bytes.
 
-use crate::canonical::{sha256, write_value, Digest, KeyFilter};
+use crate::canonical::{sha256, write_object_without, write_value, Digest, KeyFilter};
 use crate::error::GuardError;
 use serde_json::{Map, Value};
 use sha2::{Digest as _, Sha256};
@@ -111,6 +111,8 @@ enum Part<'a> {
     Hashed(Digest),
     Json(&'a Value),
     Owned(Value),
+    /// An object without some of its top-level members.
+    Without(&'a Map<String, Value>, &'static [&'static str]),
 }
 
 /// The digest of one outcome plus what the detectors need to know about it.
@@ -203,6 +205,10 @@ fn finish(kind: Kind, parts: &[Part], keys: &dyn KeyFilter, missing_tool: bool) 
                 hasher.update(b"j");
                 write_value(value, keys, &mut hasher);
             }
+            Part::Without(map, without) => {
+                hasher.update(b"j");
+                write_object_without(map, without, keys, &mut hasher);
+            }
         }
     }
     OutcomeDigest {
@@ -229,9 +235,7 @@ fn error_parts<'a>(error: &'a Value, parts: &mut Vec<Part<'a>>) -> Option<&'a st
                 Some(message)
             }
             _ => {
-                let mut without_stack = map.clone();
-                without_stack.remove("stack");
-                parts.push(Part::Owned(Value::Object(without_stack)));
+                parts.push(Part::Without(map, &["stack"]));
                 None
             }
         },
@@ -291,13 +295,9 @@ fn result_parts<'a>(
     if let Some(details) = map.get("details") {
         parts.push(Part::Json(details));
     }
-    let rest: Map<String, Value> = map
-        .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "content" | "details" | "isError" | "_meta"))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    if !rest.is_empty() {
-        parts.push(Part::Owned(Value::Object(rest)));
+    const SHAPE: &[&str] = &["content", "details", "isError", "_meta"];
+    if map.keys().any(|k| !SHAPE.contains(&k.as_str())) {
+        parts.push(Part::Without(map, SHAPE));
     }
     Ok((kind, missing))
 }

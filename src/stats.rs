@@ -57,8 +57,13 @@ impl Counters {
 
     /// The report, with the run table's figures.
     pub fn report(&self, live_runs: u64, evicted_runs: u64) -> Stats {
+        // Inserted one by one: collecting into a BTreeMap would link a sort just for this.
         let named = |names: &[&'static str], counts: &[u64]| {
-            names.iter().copied().zip(counts.iter().copied()).collect()
+            let mut map = BTreeMap::new();
+            for (name, count) in names.iter().zip(counts) {
+                map.insert(*name, *count);
+            }
+            map
         };
         let detectors: Vec<&'static str> = DetectorId::ALL.iter().map(|d| d.as_str()).collect();
         Stats {
