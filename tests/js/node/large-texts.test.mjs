@@ -1,14 +1,16 @@
 // In Node the wrapper hashes long result texts with node:crypto and sends `textSha256` digests
-// instead of the text. The outcome digests must be identical to sending the text inline: the run
-// snapshots (which hold the digests) of both paths are compared byte for byte.
+// instead of the text; elsewhere it passes the first long text beside the JSON (side text). The
+// outcome digests must be identical to sending the text inline: the run snapshots (which hold the
+// digests) of the three paths are compared byte for byte.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LoopGuard } from "tool-loop-guard";
+import { init, LoopGuard } from "tool-loop-guard";
 import { hashLargeTexts } from "../../../pkg/encode.js";
 import { LoopGuardCore } from "../../../pkg/guard.js";
 import { WasmRuntime } from "../../../pkg/runtime.js";
 import * as glue from "../../../pkg/tool_loop_guard.js";
 
+await init(); // instantiates the glue shared with the package's Node entry
 const limit = glue.maxScannedTextBytes();
 const long = (c, extra = 1) => c.repeat(limit + extra);
 
@@ -51,16 +53,20 @@ test("long texts are replaced by digests, short ones are kept, nothing is modifi
   );
 });
 
-test("hashed and inline large texts give identical verdicts and outcome digests", () => {
+test("hashed, side and inline large texts give identical verdicts and outcome digests", () => {
   const hashed = new LoopGuard();
-  const inline = new LoopGuardCore(new WasmRuntime(glue));
+  const side = new LoopGuardCore(new WasmRuntime(glue));
+  // Without maxScannedTextBytes the wrapper sends every text inline.
+  const inline = new LoopGuardCore(new WasmRuntime({ ...glue, maxScannedTextBytes: undefined }));
   for (let round = 0; round < 3; round++) {
     outcomes.forEach((outcome, i) => {
       const at = 1000 * (round * outcomes.length + i);
       const call = { runId: "r", tool: outcome.tool, args: outcome.args, at };
-      const [a, b] = [hashed, inline].map((guard) => [guard.check(call), guard.record({ ...outcome, runId: "r", at })]);
-      assert.deepEqual(a, b);
+      const [a, b, c] = [hashed, side, inline].map((guard) => [guard.check(call), guard.record({ ...outcome, runId: "r", at })]);
+      assert.deepEqual(a, c);
+      assert.deepEqual(b, c);
     });
   }
   assert.deepEqual(hashed.exportRun("r"), inline.exportRun("r"));
+  assert.deepEqual(side.exportRun("r"), inline.exportRun("r"));
 });
