@@ -80,16 +80,18 @@ export function hashLargeTexts(outcome: unknown, texts: { hash: TextHasher; abov
     return { ...outcome, result: { content: [{ type: "text", textSha256: texts.hash(result) }] } };
   }
   if (!isPlainObject(result) || !Array.isArray(result.content)) return outcome;
-  let changed = false;
+  if (!result.content.some((part: unknown) => isLargeText(part, texts.above))) return outcome;
   const content = result.content.map((part: unknown) => {
-    if (!isPlainObject(part) || part.type !== "text" || typeof part.text !== "string" || part.text.length <= texts.above) {
-      return part;
-    }
-    changed = true;
+    if (!isLargeText(part, texts.above)) return part;
     const { text, ...rest } = part;
-    return { ...rest, textSha256: texts.hash(text as string) };
+    return { ...rest, textSha256: texts.hash(text) };
   });
-  return changed ? { ...outcome, result: { ...result, content } } : outcome;
+  return { ...outcome, result: { ...result, content } };
+}
+
+/** A `{type: "text", text}` part whose text is longer than `above` UTF-16 units. */
+function isLargeText(part: unknown, above: number): part is Record<string, unknown> & { text: string } {
+  return isPlainObject(part) && part.type === "text" && typeof part.text === "string" && part.text.length > above;
 }
 
 /**
@@ -106,12 +108,12 @@ export function sideLargeText(outcome: unknown, above: number): [unknown, string
   }
   if (!isPlainObject(result) || !Array.isArray(result.content)) return [outcome, undefined];
   const parts: unknown[] = result.content;
-  const index = parts.findIndex((part) => isPlainObject(part) && part.type === "text" && typeof part.text === "string" && part.text.length > above);
+  const index = parts.findIndex((part) => isLargeText(part, above));
   if (index < 0) return [outcome, undefined];
-  const { text, ...rest } = parts[index] as Record<string, unknown>;
+  const { text, ...rest } = parts[index] as Record<string, unknown> & { text: string };
   const content = parts.slice();
   content[index] = { ...rest, textSide: true };
-  return [{ ...outcome, result: { ...result, content } }, text as string];
+  return [{ ...outcome, result: { ...result, content } }, text];
 }
 
 /** JSON text of a record for the core, plus the side text of its large text part (if any). */

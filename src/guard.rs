@@ -281,7 +281,7 @@ impl Guard {
             },
         );
         if config.post_compaction_guard.enabled {
-            let triple = (call.tool.clone(), args, fingerprint(&outcome.digest));
+            let triple = (call.tool.to_string(), args, fingerprint(&outcome.digest));
             if let Some(found) =
                 post_compaction_step(run, triple, config.post_compaction_guard.window_size)
             {

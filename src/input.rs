@@ -5,6 +5,7 @@ use crate::config::describe;
 use crate::error::{ErrorCode, GuardError};
 use crate::json::{JsonError, Reader};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// The deepest nesting accepted in one field's value.
 pub const MAX_DEPTH: usize = 127;
@@ -15,12 +16,13 @@ const MAX_TOOL_NAME_BYTES: usize = 1024;
 /// outcome whose call was already fingerprinted by `check` is not parsed and hashed again.
 #[derive(Debug, Clone)]
 pub struct CallInput<'a> {
-    pub run_id: Option<String>,
-    pub tool: String,
+    /// Strings are borrowed from the record text unless they hold escapes.
+    pub run_id: Option<Cow<'a, str>>,
+    pub tool: Cow<'a, str>,
     args_raw: Option<&'a str>,
     /// FNV-1a of the arguments' JSON text as sent (a lookup key, not a fingerprint).
     pub args_text_hash: u64,
-    pub call_id: Option<String>,
+    pub call_id: Option<Cow<'a, str>>,
     pub at: Option<f64>,
 }
 
@@ -196,15 +198,18 @@ fn parsed_field(reader: &mut Reader, field: &str) -> Result<Result<Value, GuardE
 }
 
 fn call_fields<'a>(raw: &RawRecord<'a>) -> Result<CallInput<'a>, GuardError> {
-    let tool = match raw.tool.map(|r| json_field(r, "tool")).transpose()? {
-        Some(Value::String(s)) if !s.is_empty() && s.len() <= MAX_TOOL_NAME_BYTES => s,
-        Some(Value::String(s)) if s.is_empty() => {
+    let Some(tool_raw) = raw.tool else {
+        return Err(GuardError::record(Some("tool"), "tool is required"));
+    };
+    let tool = match text_field(tool_raw) {
+        Some(s) if !s.is_empty() && s.len() <= MAX_TOOL_NAME_BYTES => s,
+        Some(s) if s.is_empty() => {
             return Err(GuardError::record(
                 Some("tool"),
                 "tool must be a non-empty string",
             ))
         }
-        Some(Value::String(s)) => {
+        Some(s) => {
             return Err(GuardError::record(
                 Some("tool"),
                 format!(
@@ -213,13 +218,13 @@ fn call_fields<'a>(raw: &RawRecord<'a>) -> Result<CallInput<'a>, GuardError> {
                 ),
             ))
         }
-        Some(other) => {
+        None => {
+            let other = json_field(tool_raw, "tool")?;
             return Err(GuardError::record(
                 Some("tool"),
                 format!("tool must be a non-empty string, got {}", describe(&other)),
-            ))
+            ));
         }
-        None => return Err(GuardError::record(Some("tool"), "tool is required")),
     };
     let args_raw = raw.args.filter(|r| *r != "null");
     let args_text_hash = fnv1a(args_raw.unwrap_or("{}").as_bytes());
@@ -246,11 +251,27 @@ fn call_fields<'a>(raw: &RawRecord<'a>) -> Result<CallInput<'a>, GuardError> {
     })
 }
 
-fn optional_string(raw: Option<&str>, field: &str) -> Result<Option<String>, GuardError> {
-    match raw.map(|r| json_field(r, field)).transpose()? {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(GuardError::record(
+/// The string a field's raw JSON text holds, if it is one (borrowed when it has no escapes).
+fn text_field(raw: &str) -> Option<Cow<'_, str>> {
+    let mut reader = Reader::new(raw);
+    let text = reader.string().ok()?;
+    reader.end().ok()?;
+    Some(text)
+}
+
+fn optional_string<'a>(
+    raw: Option<&'a str>,
+    field: &str,
+) -> Result<Option<Cow<'a, str>>, GuardError> {
+    let Some(raw) = raw else {
+        return Ok(None);
+    };
+    if let Some(text) = text_field(raw) {
+        return Ok(Some(text));
+    }
+    match json_field(raw, field)? {
+        Value::Null => Ok(None),
+        other => Err(GuardError::record(
             Some(field),
             format!("{field} must be a string, got {}", describe(&other)),
         )),
