@@ -11,7 +11,7 @@
  */
 import { encodeForCore, encodeRecord } from "./encode.js";
 import { fromCoreError, LoopGuardError } from "./errors.js";
-import type { RawGuard, WasmRuntime } from "./runtime.js";
+import type { RawGuard, WasmMemory, WasmRuntime } from "./runtime.js";
 import type { LoopGuardConfig, Stats, ToolCall, ToolOutcome, Verdict } from "./types.js";
 
 type Op = "check" | "record";
@@ -29,7 +29,7 @@ class InputBuffer {
 
   constructor(
     readonly raw: RawGuard,
-    readonly memory: WebAssembly.Memory,
+    readonly memory: WasmMemory,
   ) {}
 
   /** Writes `text` at `offset`; returns its UTF-8 length. */

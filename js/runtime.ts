@@ -29,19 +29,27 @@ export interface RawGuard {
   free(): void;
 }
 
+/**
+ * The part of a WebAssembly.Memory the wrapper uses. Structural, so that the shipped declarations
+ * (which reach this file through LoopGuard's base class) compile without DOM or WebAssembly types.
+ */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+
 /** The part of the generated glue the wrapper uses, once its wasm is instantiated. */
 export interface WasmBindings {
   WasmGuard: new (configJson?: string) => RawGuard;
   coreVersion(): string;
   maxScannedTextBytes(): number;
   /** The instance's memory (absent in test doubles: text then crosses as JS strings). */
-  wasmMemory?(): WebAssembly.Memory;
+  wasmMemory?(): WasmMemory;
   __wbg_reset_state(): void;
 }
 
 export class WasmRuntime {
   #generation = 0;
-  #memory: WebAssembly.Memory | undefined | null = null;
+  #memory: WasmMemory | undefined | null = null;
   /**
    * How large result texts cross into wasm (see encode.ts): hashed by `hashText` where the runtime
    * has a fast native hasher, else passed as side text. Undefined (texts inline) only for bindings
@@ -58,7 +66,7 @@ export class WasmRuntime {
   }
 
   /** The current instance's memory, where guards write their input (undefined: pass strings). */
-  get memory(): WebAssembly.Memory | undefined {
+  get memory(): WasmMemory | undefined {
     if (this.#memory === null) this.#memory = typeof this.bindings.wasmMemory === "function" ? this.bindings.wasmMemory() : undefined;
     return this.#memory;
   }
