@@ -1,15 +1,42 @@
 /**
- * Deno entry: reads the `.wasm` next to this file synchronously (needs read permission for the
- * package directory), so the package is ready on import without Node built-ins.
+ * Deno entry: synchronous. The `.wasm` comes from a source-phase import (`import source`, see
+ * deno-wasm.js), i.e. as a compiled WebAssembly.Module loaded like any module: no file-read
+ * permission is needed. It is instantiated on the first `new LoopGuard()` (or `coreVersion()`,
+ * `init()`), not at import.
  */
-import { install } from "./instance.js";
+import wasmModule from "./deno-wasm.js";
+import { LoopGuardCore } from "./guard.js";
+import { currentRuntime, readyNow, setRuntime } from "./instance.js";
+import type { WasmRuntime } from "./runtime.js";
 import * as glue from "./tool_loop_guard.js";
-
-declare const Deno: { readFileSync(path: URL): Uint8Array<ArrayBuffer> };
-
-const bytes = Deno.readFileSync(new URL("./tool_loop_guard_bg.wasm", import.meta.url));
-glue.initSync({ module: new WebAssembly.Module(bytes) });
-install(glue);
+import type { InitInput, LoopGuardConfig } from "./types.js";
 
 export * from "./public.js";
-export { alreadyInitialised as init } from "./instance.js";
+
+function runtime(): WasmRuntime {
+  const ready = currentRuntime();
+  if (ready !== undefined) return ready;
+  glue.initSync({ module: wasmModule });
+  return setRuntime(glue);
+}
+
+/**
+ * A loop guard: `check()` before each tool call, `record()` after it. Guards are independent; each
+ * keeps the state of its runs in wasm memory until `free()` (or garbage collection).
+ */
+export class LoopGuard extends LoopGuardCore {
+  /** Throws LoopGuardError code `invalid_config` naming the field when the config is invalid. */
+  constructor(config?: LoopGuardConfig) {
+    super(runtime(), config);
+  }
+}
+
+/** The version of the Rust core inside the `.wasm`. */
+export function coreVersion(): string {
+  return runtime().bindings.coreVersion();
+}
+
+/** Not needed here (the entry is synchronous); instantiates the `.wasm` now. The input is ignored. */
+export function init(_input?: InitInput | Promise<InitInput>): Promise<void> {
+  return readyNow(runtime);
+}

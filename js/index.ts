@@ -1,25 +1,53 @@
 /**
- * Portable entry (browsers and the `default` condition): no Node built-ins and nothing runs at
- * import. `await init()` once before `new LoopGuard()`; it loads the `.wasm` next to this file
- * unless given a URL, a fetch Response, the bytes or a compiled WebAssembly.Module.
+ * Portable entry (`browser` and `default` conditions): no Node built-ins, nothing runs at import.
+ * `await init()` once before `new LoopGuard()`; it loads the `.wasm` next to this file unless given
+ * a URL, a fetch Response, the bytes or a compiled WebAssembly.Module.
  */
-import { install, installed } from "./instance.js";
+import { LoopGuardCore } from "./guard.js";
+import { currentRuntime, notInitialized, setRuntime } from "./instance.js";
+import type { WasmRuntime } from "./runtime.js";
 import initGlue, * as glue from "./tool_loop_guard.js";
-import type { InitInput } from "./types.js";
+import type { InitInput, LoopGuardConfig } from "./types.js";
 
 export * from "./public.js";
 
 let pending: Promise<void> | undefined;
 
-/** Loads and instantiates the `.wasm` once; later calls return the same promise (their input is ignored). */
+/**
+ * Loads and instantiates the `.wasm` once. Idempotent: a call while loading returns the same
+ * promise, a call after success resolves at once (its input is ignored), a failed load may be
+ * retried. Without `input` it fetches `tool_loop_guard_bg.wasm` next to this module.
+ */
 export function init(input?: InitInput | Promise<InitInput>): Promise<void> {
-  if (installed()) return Promise.resolve();
+  if (currentRuntime() !== undefined) return Promise.resolve();
   pending ??= initGlue({ module_or_path: input ?? new URL("./tool_loop_guard_bg.wasm", import.meta.url) }).then(
-    () => install(glue),
+    () => {
+      setRuntime(glue);
+    },
     (error: unknown) => {
       pending = undefined;
       throw error;
     },
   );
   return pending;
+}
+
+function runtime(): WasmRuntime {
+  return currentRuntime() ?? notInitialized();
+}
+
+/**
+ * A loop guard: `check()` before each tool call, `record()` after it. Guards are independent; each
+ * keeps the state of its runs in wasm memory until `free()` (or garbage collection).
+ */
+export class LoopGuard extends LoopGuardCore {
+  /** Throws LoopGuardError: `invalid_config` (naming the field), or `not_initialized` before `init()` has finished. */
+  constructor(config?: LoopGuardConfig) {
+    super(runtime(), config);
+  }
+}
+
+/** The version of the Rust core inside the `.wasm`. */
+export function coreVersion(): string {
+  return runtime().bindings.coreVersion();
 }

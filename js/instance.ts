@@ -1,32 +1,38 @@
 /**
- * The wasm runtime of this copy of the package, set once by the entry that initialised the glue:
- * at import in Node, Deno, Bun and workerd, by `await init()` in browsers.
+ * The wasm runtime of this copy of the glue, shared by the entries of one module graph. Entries
+ * create it lazily, on the first `new LoopGuard()`, `coreVersion()` or `init()`, never at import:
+ * importing the package has no side effects (`sideEffects: false` is true), so bundlers may drop
+ * or reorder it freely, and each entry defines its own `LoopGuard` so that using it keeps the
+ * entry's loader in the bundle.
  */
 import { LoopGuardError } from "./errors.js";
 import type { TextHasher } from "./encode.js";
 import { type WasmBindings, WasmRuntime } from "./runtime.js";
-import type { InitInput } from "./types.js";
 
 let runtime: WasmRuntime | undefined;
 
-/** Records the initialised glue (and a native text hasher, if any); later calls keep the first runtime. */
-export function install(bindings: WasmBindings, hashText?: TextHasher): void {
-  runtime ??= new WasmRuntime(bindings, hashText);
-}
-
-export function installed(): boolean {
-  return runtime !== undefined;
-}
-
-/** The runtime, or LoopGuardError code `not_initialized` before `init()` has finished. */
-export function currentRuntime(): WasmRuntime {
-  if (runtime === undefined) {
-    throw new LoopGuardError("not_initialized", "tool-loop-guard is not initialised yet: await init() before new LoopGuard()");
-  }
+/** The runtime, if some entry has instantiated the glue already. */
+export function currentRuntime(): WasmRuntime | undefined {
   return runtime;
 }
 
-/** `init()` of the entries that are ready on import: nothing to wait for. */
-export function alreadyInitialised(_input?: InitInput | Promise<InitInput>): Promise<void> {
-  return Promise.resolve();
+/** Records the instantiated glue (and a native text hasher, if any); later calls keep the first runtime. */
+export function setRuntime(bindings: WasmBindings, hashText?: TextHasher): WasmRuntime {
+  runtime ??= new WasmRuntime(bindings, hashText);
+  return runtime;
+}
+
+/** LoopGuardError code `not_initialized`: the browser entry before `await init()` has finished. */
+export function notInitialized(): never {
+  throw new LoopGuardError("not_initialized", "tool-loop-guard is not initialised yet: await init() before new LoopGuard()");
+}
+
+/** `init()` of the synchronous entries: instantiates now (errors reject) and resolves. */
+export function readyNow(load: () => WasmRuntime): Promise<void> {
+  try {
+    load();
+    return Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

@@ -1,13 +1,42 @@
 /**
- * Cloudflare Workers (workerd) entry: the `.wasm` is imported statically, so the runtime hands it
- * over as a compiled WebAssembly.Module (Workers cannot compile wasm from bytes at run time).
+ * Cloudflare Workers (workerd) entry: synchronous. The `.wasm` is imported statically, so workerd
+ * (or wrangler's bundler) hands it over as a compiled WebAssembly.Module: Workers cannot compile
+ * wasm from bytes at run time. It is instantiated on the first `new LoopGuard()` (or
+ * `coreVersion()`, `init()`), not at import.
  */
-import { install } from "./instance.js";
+import { LoopGuardCore } from "./guard.js";
+import { currentRuntime, readyNow, setRuntime } from "./instance.js";
+import type { WasmRuntime } from "./runtime.js";
 import * as glue from "./tool_loop_guard.js";
 import wasmModule from "./tool_loop_guard_bg.wasm";
-
-glue.initSync({ module: wasmModule });
-install(glue);
+import type { InitInput, LoopGuardConfig } from "./types.js";
 
 export * from "./public.js";
-export { alreadyInitialised as init } from "./instance.js";
+
+function runtime(): WasmRuntime {
+  const ready = currentRuntime();
+  if (ready !== undefined) return ready;
+  glue.initSync({ module: wasmModule });
+  return setRuntime(glue);
+}
+
+/**
+ * A loop guard: `check()` before each tool call, `record()` after it. Guards are independent; each
+ * keeps the state of its runs in wasm memory until `free()` (or garbage collection).
+ */
+export class LoopGuard extends LoopGuardCore {
+  /** Throws LoopGuardError code `invalid_config` naming the field when the config is invalid. */
+  constructor(config?: LoopGuardConfig) {
+    super(runtime(), config);
+  }
+}
+
+/** The version of the Rust core inside the `.wasm`. */
+export function coreVersion(): string {
+  return runtime().bindings.coreVersion();
+}
+
+/** Not needed here (the entry is synchronous); instantiates the `.wasm` now. The input is ignored. */
+export function init(_input?: InitInput | Promise<InitInput>): Promise<void> {
+  return readyNow(runtime);
+}

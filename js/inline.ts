@@ -1,0 +1,50 @@
+/**
+ * `tool-loop-guard/inline`: synchronous, for environments without file or URL access to the
+ * package (single-file bundles, some sandboxes). The `.wasm` is embedded as base64 and compiled
+ * from those bytes on the first `new LoopGuard()` (or `coreVersion()`, `init()`), not at import.
+ * Not usable in Cloudflare Workers (workerd), which refuse to compile wasm from bytes: use the
+ * main entry there. Uses only `atob` and WebAssembly, no Node built-ins.
+ */
+import { LoopGuardCore } from "./guard.js";
+import { currentRuntime, readyNow, setRuntime } from "./instance.js";
+import type { WasmRuntime } from "./runtime.js";
+import * as glue from "./tool_loop_guard.js";
+import wasmBase64 from "./tool_loop_guard_bg_base64.js";
+import type { InitInput, LoopGuardConfig } from "./types.js";
+
+export * from "./public.js";
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function runtime(): WasmRuntime {
+  const ready = currentRuntime();
+  if (ready !== undefined) return ready;
+  glue.initSync({ module: new WebAssembly.Module(decodeBase64(wasmBase64)) });
+  return setRuntime(glue);
+}
+
+/**
+ * A loop guard: `check()` before each tool call, `record()` after it. Guards are independent; each
+ * keeps the state of its runs in wasm memory until `free()` (or garbage collection).
+ */
+export class LoopGuard extends LoopGuardCore {
+  /** Throws LoopGuardError code `invalid_config` naming the field when the config is invalid. */
+  constructor(config?: LoopGuardConfig) {
+    super(runtime(), config);
+  }
+}
+
+/** The version of the Rust core inside the `.wasm`. */
+export function coreVersion(): string {
+  return runtime().bindings.coreVersion();
+}
+
+/** Not needed here (the entry is synchronous); compiles the embedded `.wasm` now. The input is ignored. */
+export function init(_input?: InitInput | Promise<InitInput>): Promise<void> {
+  return readyNow(runtime);
+}
