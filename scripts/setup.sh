@@ -32,11 +32,19 @@ if [[ ! -x /usr/bin/chromium ]]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1)"
-if [[ ! -f node_modules/.setup-lock-hash || "$(cat node_modules/.setup-lock-hash)" != "$lock_hash" ]]; then
-  log "installing npm dev dependencies"
-  npm ci --no-audit --no-fund
-  echo "$lock_hash" > node_modules/.setup-lock-hash
-fi
+# npm ci only when the lockfile changed since the last install here (or nothing is installed).
+npm_ci() { # directory, what
+  local lock_hash
+  lock_hash="$(sha256sum "$1/package-lock.json" | cut -d' ' -f1)"
+  if [[ ! -f "$1/node_modules/.setup-lock-hash" || "$(cat "$1/node_modules/.setup-lock-hash")" != "$lock_hash" ]]; then
+    log "installing $2 (npm ci in $1)"
+    (cd "$1" && npm ci --no-audit --no-fund)
+    echo "$lock_hash" > "$1/node_modules/.setup-lock-hash"
+  fi
+}
+# The workspace's dev tools and runtimes: binaryen, typescript, esbuild, deno, bun, workerd, playwright-core.
+npm_ci . "npm dev dependencies"
+# Node 22 lives in its own package: its `node` bin must not shadow Node 20 in npm scripts.
+npm_ci tests/js/node22 "Node 22 for the runtime tests"
 
 log "toolchain ready"
