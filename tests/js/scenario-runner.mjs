@@ -197,3 +197,18 @@ export function runScenario(scenario, api) {
   guard.free();
   return result();
 }
+
+/**
+ * Runs a whole corpus: `entries` = [{file, scenario}] (already parsed), `api` = the package's
+ * exports. Returns [{file, name, verdicts, failures}] in the same order; a scenario that throws
+ * outside the runner's own checks is a failure, and the next one still runs.
+ */
+export function runCorpus(entries, api) {
+  return entries.map(({ file, scenario }) => {
+    try {
+      return { file, ...runScenario(scenario, api) };
+    } catch (error) {
+      return { file, name: scenario?.name, verdicts: 0, failures: [`threw ${describeError(error)}`] };
+    }
+  });
+}

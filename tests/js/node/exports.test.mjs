@@ -1,0 +1,123 @@
+// The package's shape, read from pkg/: the exports map (conditions in the order runtimes resolve
+// them, the ./inline and ./package.json subpaths, every target shipped), sideEffects: false, and
+// module hygiene: no top-level await anywhere; in the entries for workerd, browsers, Deno and
+// ./inline no Node built-ins or bare imports in their whole module graph; no randomness or clock
+// reads at module load; the .wasm imports nothing random. Then, dynamically: importing an entry
+// does no work (the .wasm is instantiated on the first LoopGuard), so `sideEffects: false` is true.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import ts from "typescript";
+import { manifestOf, moduleGraph, pkgDir } from "../runtimes/support.mjs";
+
+const manifest = manifestOf(pkgDir);
+
+test("the exports map lists the conditions in the order runtimes resolve them", () => {
+  assert.deepEqual(Object.keys(manifest.exports), [".", "./inline", "./package.json"]);
+  assert.deepEqual(Object.keys(manifest.exports["."]), ["types", "workerd", "browser", "deno", "bun", "node", "default"]);
+  assert.deepEqual(manifest.exports["."], {
+    types: { require: "./cjs/node-cjs.d.ts", default: "./index.d.ts" },
+    workerd: "./workerd.js",
+    browser: "./index.js",
+    deno: "./deno.js",
+    bun: "./node.js",
+    node: { import: "./node.js", require: "./cjs/node-cjs.js" },
+    default: "./index.js",
+  });
+  assert.deepEqual(manifest.exports["./inline"], { types: "./inline.d.ts", default: "./inline.js" });
+  assert.equal(manifest.exports["./package.json"], "./package.json");
+  assert.equal(manifest.sideEffects, false);
+  assert.equal(manifest.type, "module");
+});
+
+test("every export target is in pkg/ and in the files list", () => {
+  const targets = [];
+  const walk = (value) => (typeof value === "string" ? targets.push(value) : Object.values(value).forEach(walk));
+  walk(manifest.exports);
+  for (const target of [...targets, manifest.main, manifest.module, manifest.types]) {
+    assert.ok(fs.existsSync(path.join(pkgDir, target)), `${target} is missing`);
+    if (target === "./package.json") continue; // npm always packs it
+    const rel = path.posix.normalize(target);
+    const listed = manifest.files.some((pattern) =>
+      pattern.endsWith("/") ? rel.startsWith(pattern) : new RegExp(`^${pattern.replace(".", "\\.").replace("*", "[^/]*")}$`).test(rel),
+    );
+    assert.ok(listed, `${target} is not covered by "files"`);
+  }
+});
+
+/** Every ES module file of the package (not the CommonJS build). */
+const esModules = fs.readdirSync(pkgDir).filter((f) => f.endsWith(".js"));
+
+/** Calls `visit(node, atLoad)` for every node; atLoad: the code runs when the module is evaluated. */
+function walkModule(file, visit) {
+  const text = fs.readFileSync(path.join(pkgDir, file), "utf8");
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const deferred = (node) =>
+    ts.isFunctionLike(node) ||
+    (ts.isPropertyDeclaration(node) && !node.modifiers?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword));
+  const go = (node, atLoad) => {
+    visit(node, atLoad, source);
+    const inner = atLoad && !deferred(node);
+    ts.forEachChild(node, (child) => go(child, inner));
+  };
+  go(source, true);
+}
+
+test("no module of the package uses top-level await", () => {
+  const found = [];
+  for (const file of esModules) {
+    walkModule(file, (node, atLoad, source) => {
+      const awaits = ts.isAwaitExpression(node) || (ts.isForOfStatement(node) && node.awaitModifier !== undefined);
+      if (awaits && atLoad) found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
+    });
+  }
+  assert.deepEqual(found, []);
+});
+
+const NON_NODE_ENTRIES = { workerd: "./workerd.js", browser: "./index.js", deno: "./deno.js", inline: "./inline.js" };
+
+for (const [name, entry] of Object.entries(NON_NODE_ENTRIES)) {
+  test(`the ${name} entry's module graph has no Node built-ins, bare imports or require()`, () => {
+    const { files, external } = moduleGraph(pkgDir, entry);
+    assert.deepEqual(external, []);
+    for (const file of files.filter((f) => f.endsWith(".js"))) {
+      const text = fs.readFileSync(path.join(pkgDir, file), "utf8");
+      assert.doesNotMatch(text, /\brequire\s*\(|["']node:/, `${file} uses require() or a node: module`);
+    }
+  });
+}
+
+test("the graph check sees Node built-ins where they belong (node.js), so it is not vacuous", () => {
+  assert.deepEqual(moduleGraph(pkgDir, "./node.js").external.sort(), ["node:crypto", "node:fs"]);
+});
+
+test("no randomness or clock reads at module load, in any module", () => {
+  const found = [];
+  const banned = /^(Math\.random|crypto\.\w+|globalThis\.crypto|Date\.now|performance\.now|process\.\w+)$/;
+  for (const file of esModules) {
+    walkModule(file, (node, atLoad, source) => {
+      if (!atLoad) return;
+      const text = ts.isPropertyAccessExpression(node) ? node.getText(source) : ts.isNewExpression(node) ? `new ${node.expression.getText(source)}` : "";
+      if (banned.test(text) || text === "new Date") found.push(`${file}: ${text}`);
+    });
+  }
+  assert.deepEqual(found, []);
+});
+
+test("the .wasm imports nothing that gives randomness or time", () => {
+  const module = new WebAssembly.Module(fs.readFileSync(path.join(pkgDir, "tool_loop_guard_bg.wasm")));
+  const names = WebAssembly.Module.imports(module).map((i) => i.name);
+  assert.ok(names.length > 0);
+  assert.deepEqual(names.filter((n) => /random|crypto|date|now|performance|time/i.test(n)), []);
+});
+
+test("importing the entries does no work: the .wasm is instantiated on first use", async () => {
+  const instance = await import(new URL("instance.js", `file://${pkgDir}/`).href);
+  const node = await import(new URL("node.js", `file://${pkgDir}/`).href);
+  await import(new URL("index.js", `file://${pkgDir}/`).href);
+  await import(new URL("inline.js", `file://${pkgDir}/`).href);
+  assert.equal(instance.currentRuntime(), undefined, "an entry instantiated the .wasm at import");
+  new node.LoopGuard().free();
+  assert.notEqual(instance.currentRuntime(), undefined);
+});

@@ -1,0 +1,35 @@
+// Runs the scenario corpus through a package specifier inside whatever runtime executes this file
+// (Node, Deno, Bun) and prints one JSON line: the runtime, the file the specifier resolved to, the
+// core version and the per-scenario results. Usage: <runtime> corpus-cli.mjs [specifier] [scenarios-dir]
+// The specifier is resolved by the runtime itself, from the directory the runtime resolves this
+// file's imports in, so its own export conditions pick the entry.
+import fs from "node:fs";
+import path from "node:path";
+import process from "node:process";
+import { runCorpus } from "../scenario-runner.mjs";
+
+const [specifier = "tool-loop-guard", dir = new URL("../../scenarios/", import.meta.url).pathname] = process.argv.slice(2);
+const corpus = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .sort()
+  .map((file) => ({ file, scenario: JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) }));
+
+const api = await import(specifier);
+const runtime =
+  typeof globalThis.Deno !== "undefined"
+    ? `deno ${globalThis.Deno.version.deno}`
+    : typeof globalThis.Bun !== "undefined"
+      ? `bun ${globalThis.Bun.version}`
+      : `node ${process.versions.node}`;
+const started = performance.now();
+const results = runCorpus(corpus, api);
+console.log(
+  JSON.stringify({
+    runtime,
+    resolved: import.meta.resolve(specifier),
+    coreVersion: api.coreVersion(),
+    ms: Math.round(performance.now() - started),
+    results,
+  }),
+);
