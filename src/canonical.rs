@@ -44,13 +44,6 @@ pub fn sha256(bytes: &[u8]) -> Digest {
     Sha256::digest(bytes).into()
 }
 
-/// SHA-256 of the canonical form of `value`.
-pub fn digest_json(value: &Value, filter: &dyn KeyFilter) -> Digest {
-    let mut hasher = Sha256::new();
-    write_value(value, filter, &mut hasher);
-    hasher.finalize().into()
-}
-
 /// The canonical form of `value` as a string (tests and diagnostics).
 pub fn to_canonical_string(value: &Value) -> String {
     let mut bytes = Vec::new();
@@ -137,7 +130,7 @@ fn write_members(
 
 /// In-place heapsort: O(n log n) on hostile input, and a few hundred bytes of code where the
 /// standard library's sorts cost ~10 KB of `.wasm` for this one rare path.
-fn heap_sort<T>(items: &mut [T], less: impl Fn(&T, &T) -> bool) {
+pub(crate) fn heap_sort<T>(items: &mut [T], less: impl Fn(&T, &T) -> bool) {
     let less_at = |items: &[T], a: usize, b: usize| match (items.get(a), items.get(b)) {
         (Some(x), Some(y)) => less(x, y),
         _ => false,

@@ -1,7 +1,6 @@
 //! The guard: parses records, keeps the run table, runs the detectors and turns findings into
 //! verdicts. This is the whole native API; the wasm bindings only translate to and from it.
 
-use crate::canonical::{digest_json, KeepAll};
 use crate::config::Config;
 use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
@@ -57,9 +56,10 @@ impl Guard {
     /// Before dispatch: may the call run? `now_ms` is used when the call has no `at`.
     pub fn check(&mut self, call_json: &str, now_ms: f64) -> Result<Verdict, GuardError> {
         let call = parse_call(call_json, self.config.max_record_bytes)?;
-        let args = call.args()?;
+        let args = fingerprint(&call.args_digest()?);
+        let kind = self.call_kind(&call)?;
         self.stats.checks += 1;
-        let verdict = self.check_call(&call, &args, now_ms);
+        let verdict = self.check_call(&call, args, kind, now_ms);
         self.stats.count(&verdict);
         Ok(verdict)
     }
@@ -164,22 +164,32 @@ impl Guard {
         }
     }
 
-    fn kind_of(&self, tool: &str, args: &Value) -> ToolKind {
-        kind_of(
-            tool,
-            args,
-            self.config.tools.get(tool),
+    /// The call's tool kind; only a `process` call's kind depends on its arguments.
+    fn call_kind(&self, call: &CallInput) -> Result<ToolKind, GuardError> {
+        let args = if call.tool == "process" {
+            call.args()?
+        } else {
+            Value::Null
+        };
+        Ok(kind_of(
+            &call.tool,
+            &args,
+            self.config.tools.get(&*call.tool),
             &self.config.poll_tools,
-        )
+        ))
     }
 
-    fn check_call(&mut self, call: &CallInput, args_value: &Value, now_ms: f64) -> Verdict {
+    fn check_call(
+        &mut self,
+        call: &CallInput,
+        args: Fingerprint,
+        kind: ToolKind,
+        now_ms: f64,
+    ) -> Verdict {
         let run_id = call.run_id.as_deref();
         if !self.config.enabled {
             return Verdict::allow(&call.tool, run_id);
         }
-        let args = fingerprint(&digest_json(args_value, &KeepAll));
-        let kind = self.kind_of(&call.tool, args_value);
         let config = &self.config;
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
@@ -228,13 +238,7 @@ impl Guard {
         });
         match checked {
             Some(found) => Ok(found),
-            None => {
-                let args = call.args()?;
-                Ok((
-                    fingerprint(&digest_json(&args, &KeepAll)),
-                    self.kind_of(&call.tool, &args),
-                ))
-            }
+            None => Ok((fingerprint(&call.args_digest()?), self.call_kind(call)?)),
         }
     }
 

@@ -1,10 +1,12 @@
 //! Parsing of call and outcome records from JSON text, with field-named, typed errors. Records are
 //! untrusted: nothing here panics, and deep nesting or oversize text is refused before it costs much.
 
+use crate::canonical::Digest;
 use crate::config::describe;
 use crate::error::{ErrorCode, GuardError};
 use crate::json::{JsonError, Reader};
 use serde_json::Value;
+use sha2::{Digest as _, Sha256};
 use std::borrow::Cow;
 
 /// The deepest nesting accepted in one field's value.
@@ -27,6 +29,19 @@ pub struct CallInput<'a> {
 }
 
 impl CallInput<'_> {
+    /// SHA-256 of the arguments' canonical (JCS) form, streamed from their text without parsing
+    /// them into a tree; absent or `null` arguments are `{}`.
+    pub fn args_digest(&self) -> Result<Digest, GuardError> {
+        let mut hasher = Sha256::new();
+        match self.args_raw {
+            None => hasher.update(b"{}"),
+            Some(raw) => Reader::new(raw)
+                .write_canonical(MAX_DEPTH, &mut hasher)
+                .map_err(|e| field_error(e, "args"))?,
+        }
+        Ok(hasher.finalize().into())
+    }
+
     /// The parsed arguments; absent or `null` arguments are `{}`.
     pub fn args(&self) -> Result<Value, GuardError> {
         match self.args_raw.map(|r| json_field(r, "args")).transpose()? {

@@ -7,6 +7,7 @@
 //! nesting depth), so a record's fields can be located first and parsed one by one, each with its
 //! own nesting limit and field-named errors.
 
+use crate::canonical::{heap_sort, write_number, write_string, ByteSink};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 
@@ -363,6 +364,113 @@ impl<'a> Reader<'a> {
     }
 }
 
+impl Reader<'_> {
+    /// Writes the RFC 8785 (JCS) form of the well-formed value at the cursor, nested at most
+    /// `depth` levels, to `sink` without building it: escape-free strings are written from the
+    /// text, integers below 2^53 copied, members sorted (the last of repeated keys wins, as when
+    /// the value is parsed). The same bytes as `canonical::write_value` of the parsed value.
+    pub fn write_canonical(
+        &mut self,
+        depth: usize,
+        sink: &mut dyn ByteSink,
+    ) -> Result<(), JsonError> {
+        self.skip_ws();
+        match self.peek() {
+            Some(b'{') => {
+                let depth = self.enter(depth)?;
+                let mut members: Vec<(Cow<str>, usize)> = Vec::new();
+                if !self.eat(b'}') {
+                    loop {
+                        self.skip_ws();
+                        let key = self.string()?;
+                        self.expect(b':')?;
+                        self.skip_ws();
+                        members.push((key, self.pos));
+                        self.skim()?;
+                        if self.eat(b'}') {
+                            break;
+                        }
+                        self.expect(b',')?;
+                    }
+                }
+                let end = self.pos;
+                // Key order (UTF-16 code units; equal to byte order unless a key has a character
+                // at or above U+E000), then document order, so the last of equal keys is last.
+                let utf16 = members.iter().any(|(k, _)| k.bytes().any(|b| b >= 0xEE));
+                heap_sort(&mut members, |a, b| {
+                    let order = if utf16 {
+                        a.0.encode_utf16().cmp(b.0.encode_utf16())
+                    } else {
+                        a.0.as_bytes().cmp(b.0.as_bytes())
+                    };
+                    order.then(a.1.cmp(&b.1)).is_lt()
+                });
+                sink.put(b"{");
+                let mut first = true;
+                for (i, (key, start)) in members.iter().enumerate() {
+                    if members.get(i + 1).is_some_and(|(next, _)| next == key) {
+                        continue;
+                    }
+                    if !first {
+                        sink.put(b",");
+                    }
+                    first = false;
+                    write_string(key, sink);
+                    sink.put(b":");
+                    self.pos = *start;
+                    self.write_canonical(depth, sink)?;
+                }
+                sink.put(b"}");
+                self.pos = end;
+                Ok(())
+            }
+            Some(b'[') => {
+                let depth = self.enter(depth)?;
+                sink.put(b"[");
+                if !self.eat(b']') {
+                    loop {
+                        self.write_canonical(depth, sink)?;
+                        if self.eat(b']') {
+                            break;
+                        }
+                        self.expect(b',')?;
+                        sink.put(b",");
+                    }
+                }
+                sink.put(b"]");
+                Ok(())
+            }
+            Some(b'"') => {
+                let text = self.string()?;
+                write_string(&text, sink);
+                Ok(())
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let (text, float) = self.number_text()?;
+                // Up to 15 digits is below 2^53: such an integer is already in canonical form.
+                let digits = text.trim_start_matches('-');
+                if !float && digits.len() <= 15 && text != "-0" {
+                    sink.put(text.as_bytes());
+                    return Ok(());
+                }
+                match text.parse::<f64>() {
+                    Ok(x) if x.is_finite() => {
+                        write_number(x, sink);
+                        Ok(())
+                    }
+                    _ => self.error("number out of range"),
+                }
+            }
+            _ => {
+                let start = self.pos;
+                self.literal()?;
+                sink.put(self.since(start).as_bytes());
+                Ok(())
+            }
+        }
+    }
+}
+
 /// Parses a whole document (nested at most `depth` levels).
 pub fn parse(text: &str, depth: usize) -> Result<Value, JsonError> {
     let mut reader = Reader::new(text);
@@ -400,6 +508,37 @@ mod tests {
             let number_range_only = text.contains("1e400");
             assert_eq!(skimmed, theirs.is_some() || number_range_only, "{text}");
         }
+    }
+
+    #[test]
+    fn canonical_from_text_equals_canonical_of_the_parsed_value() {
+        for text in [
+            r#"{"b":1,"a":[1.0,-0,1e2,123456789012345678,0.1,true,null,"x\u00e9\/"],"a":2}"#,
+            r#"{"\u00e9":{"z":[],"y":{}},"e":"\ud83d\ude00","\ue000":1,"\ud83d\ude00":2}"#,
+            r#"[ 1 , { "k" : "v" } , [ ] ]"#,
+            r#""tab\tquote\"\u0001""#,
+            "-12.5e-3",
+        ] {
+            let mut raw = Vec::new();
+            Reader::new(text).write_canonical(127, &mut raw).unwrap();
+            let parsed = parse(text, 127).unwrap();
+            let mut want = Vec::new();
+            crate::canonical::write_value(&parsed, &crate::canonical::KeepAll, &mut want);
+            assert_eq!(
+                String::from_utf8(raw).unwrap(),
+                String::from_utf8(want).unwrap(),
+                "{text}"
+            );
+        }
+        let nest = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+        let mut sink = Vec::new();
+        assert!(Reader::new(&nest(127))
+            .write_canonical(127, &mut sink)
+            .is_ok());
+        assert_eq!(
+            Reader::new(&nest(128)).write_canonical(127, &mut sink),
+            Err(JsonError::TooDeep)
+        );
     }
 
     #[test]
