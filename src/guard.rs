@@ -77,14 +77,22 @@ impl Guard {
         side_text: Option<&[u8]>,
         now_ms: f64,
     ) -> Result<Verdict, GuardError> {
-        let input = parse_outcome(outcome_json, self.config.max_record_bytes)?;
+        let mut input = parse_outcome(outcome_json, self.config.max_record_bytes)?;
         let verdict = self.record_outcome(
             &input.call,
             input.result.as_ref(),
             input.error.as_ref(),
             side_text,
             now_ms,
-        )?;
+        );
+        // Fingerprints only: the parsed result and error held raw content.
+        for value in [input.result.take(), input.error.take()]
+            .into_iter()
+            .flatten()
+        {
+            scrub(value);
+        }
+        let verdict = verdict?;
         self.stats.records += 1;
         self.stats.count(&verdict);
         Ok(verdict)
@@ -302,6 +310,26 @@ impl Guard {
             _ => Verdict::allow(&call.tool, run_id),
         };
         Ok(verdict.under_policy(config.policy))
+    }
+}
+
+/// Zeroes the text a parsed value holds (strings and keys) as it is dropped.
+fn scrub(value: Value) {
+    fn zero(text: String) {
+        let mut bytes = text.into_bytes();
+        bytes.fill(0);
+        std::hint::black_box(&mut bytes);
+    }
+    match value {
+        Value::String(text) => zero(text),
+        Value::Array(items) => items.into_iter().for_each(scrub),
+        Value::Object(map) => {
+            for (key, item) in map {
+                zero(key);
+                scrub(item);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
     }
 }
 
