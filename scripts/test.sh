@@ -4,7 +4,8 @@
 # then, orchestrated from Node 20, the corpus in Deno, Bun, workerd and headless Chromium and the
 # packaging checks (npm pack, install, import per runtime, TypeScript consumers) (tests/js/runtimes/).
 # A runtime that is missing or cannot start fails its test; every suite runs, and the script fails
-# if any did.
+# if any did. --test-force-exit: a handle left open by a failed test (a server, a browser) cannot
+# keep the run from ending.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,7 +33,7 @@ fi
 suite "node:test over pkg/ (node $(node --version))" node --test --test-reporter=spec tests/js/node/*.test.mjs
 suite "node:test over pkg/ (node $("$NODE22" --version 2>/dev/null || echo 22: missing))" "$NODE22" --test --test-reporter=spec tests/js/node/*.test.mjs
 suite "runtimes and packaging: deno, bun, workerd, chromium, npm pack, tsc (driven by node $(node --version))" \
-  node --test --test-reporter=spec tests/js/runtimes/*.test.mjs
+  node --test --test-reporter=spec --test-force-exit tests/js/runtimes/*.test.mjs
 
 if [[ $status -ne 0 ]]; then
   echo "[test] some suites failed" >&2

@@ -97,14 +97,20 @@ export async function launchChromium(origin) {
     args: CHROMIUM_FLAGS,
     timeout: 60_000,
   });
-  const context = await browser.newContext();
   const blocked = [];
-  await context.route("**/*", (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin === origin) return route.continue();
-    blocked.push(url);
-    return route.abort("blockedbyclient");
-  });
+  let context;
+  try {
+    context = await browser.newContext();
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (new URL(url).origin === origin) return route.continue();
+      blocked.push(url);
+      return route.abort("blockedbyclient");
+    });
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
   return {
     version: browser.version(),
     blocked,

@@ -148,8 +148,9 @@ test("workerd: a Worker bundled by esbuild with wrangler's conditions (the .wasm
 
 test("Chromium: the installed package's browser entry and ./inline run the corpus", async () => {
   const server = await startPageServer(installed);
-  const chromium = await launchChromium(server.origin);
+  let chromium;
   try {
+    chromium = await launchChromium(server.origin);
     for (const mode of ["default", "inline"]) {
       const { report, errors } = await chromium.open(`${server.origin}/?mode=${mode}`);
       assert.equal(report.error, undefined, report.error);
@@ -158,7 +159,7 @@ test("Chromium: the installed package's browser entry and ./inline run the corpu
     }
     assert.deepEqual(chromium.blocked, []);
   } finally {
-    await chromium.close();
+    await chromium?.close();
     await server.close();
   }
 });

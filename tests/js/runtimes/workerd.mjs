@@ -80,6 +80,7 @@ const config :Workerd.Config = (
     for (const url of urls) await waitForHttp(`${url}/`, proc);
   } catch (error) {
     await proc.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
     throw error;
   }
   return {
