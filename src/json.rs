@@ -7,7 +7,7 @@
 //! nesting depth), so a record's fields can be located first and parsed one by one, each with its
 //! own nesting limit and field-named errors.
 
-use crate::canonical::{heap_sort, write_number, write_string, ByteSink};
+use crate::canonical::{heap_sort, plain_prefix_len, write_number, write_string, ByteSink};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 
@@ -203,13 +203,9 @@ impl<'a> Reader<'a> {
     /// The bytes of a string's body up to the next quote, backslash or control character.
     fn plain_run(&mut self) -> &'a str {
         let start = self.pos;
-        let bytes = self.text.as_bytes();
-        while let Some(&b) = bytes.get(self.pos) {
-            if b == b'"' || b == b'\\' || b < 0x20 {
-                break;
-            }
-            self.pos += 1;
-        }
+        let rest = self.text.as_bytes().get(start..).unwrap_or_default();
+        // It stops only at an ASCII byte or the end: always a character boundary.
+        self.pos += plain_prefix_len(rest);
         self.text.get(start..self.pos).unwrap_or("")
     }
 
