@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: the Rust tests (unit, integration, scenario corpus natively), then the npm package is
+# Every test: rustfmt and clippy (native and wasm32), the Rust tests (unit, integration, scenario
+# corpus natively), then the npm package is
 # built into pkg/ and tested: node:test under Node 20 (the machine's) and Node 22 (tests/js/node/),
 # then, orchestrated from Node 20, the corpus in Deno, Bun, workerd and headless Chromium and the
 # packaging checks (npm pack, install, import per runtime, TypeScript consumers) (tests/js/runtimes/).
@@ -22,6 +23,9 @@ suite() { # title, command...
   echo "[test] $title: $((SECONDS - started)) s"
 }
 
+suite "cargo fmt --check" cargo fmt --check
+suite "cargo clippy (native and wasm32, warnings are errors)" bash -c \
+  'cargo clippy --locked --all-targets -- -D warnings && cargo clippy --locked --lib --target wasm32-unknown-unknown -- -D warnings'
 suite "cargo test" cargo test --locked
 echo "[test] build pkg/"
 node scripts/build.mjs
