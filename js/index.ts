@@ -3,11 +3,11 @@
  * `await init()` once before `new LoopGuard()`; it loads the `.wasm` next to this file unless given
  * a URL, a fetch Response, the bytes or a compiled WebAssembly.Module.
  */
-import { LoopGuardCore } from "./guard.js";
+import { coreVersionOf, guardOn } from "./entry.js";
 import { currentRuntime, notInitialized, setRuntime } from "./instance.js";
 import type { WasmRuntime } from "./runtime.js";
 import initGlue, * as glue from "./tool_loop_guard.js";
-import type { InitInput, LoopGuardConfig } from "./types.js";
+import type { InitInput } from "./types.js";
 
 export * from "./public.js";
 
@@ -38,16 +38,11 @@ function runtime(): WasmRuntime {
 
 /**
  * A loop guard: `check()` before each tool call, `record()` after it. Guards are independent; each
- * keeps the state of its runs in wasm memory until `free()` (or garbage collection).
+ * keeps the state of its runs in wasm memory until `free()` (or garbage collection). The
+ * constructor throws LoopGuardError: `invalid_config` (naming the field), or `not_initialized`
+ * before `init()` has finished.
  */
-export class LoopGuard extends LoopGuardCore {
-  /** Throws LoopGuardError: `invalid_config` (naming the field), or `not_initialized` before `init()` has finished. */
-  constructor(config?: LoopGuardConfig) {
-    super(runtime(), config);
-  }
-}
+export class LoopGuard extends guardOn(runtime) {}
 
 /** The version of the Rust core inside the `.wasm`. */
-export function coreVersion(): string {
-  return runtime().bindings.coreVersion();
-}
+export const coreVersion = coreVersionOf(runtime);

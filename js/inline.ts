@@ -5,12 +5,11 @@
  * Not usable in Cloudflare Workers (workerd), which refuse to compile wasm from bytes: use the
  * main entry there. Uses only `atob` and WebAssembly, no Node built-ins.
  */
-import { LoopGuardCore } from "./guard.js";
-import { currentRuntime, readyNow, setRuntime } from "./instance.js";
+import { coreVersionOf, guardOn, syncInit } from "./entry.js";
+import { currentRuntime, setRuntime } from "./instance.js";
 import type { WasmRuntime } from "./runtime.js";
 import * as glue from "./tool_loop_guard.js";
 import wasmBase64 from "./tool_loop_guard_bg_base64.js";
-import type { InitInput, LoopGuardConfig } from "./types.js";
 
 export * from "./public.js";
 
@@ -30,21 +29,13 @@ function runtime(): WasmRuntime {
 
 /**
  * A loop guard: `check()` before each tool call, `record()` after it. Guards are independent; each
- * keeps the state of its runs in wasm memory until `free()` (or garbage collection).
+ * keeps the state of its runs in wasm memory until `free()` (or garbage collection). The
+ * constructor throws LoopGuardError code `invalid_config`, naming the field, for an invalid config.
  */
-export class LoopGuard extends LoopGuardCore {
-  /** Throws LoopGuardError code `invalid_config` naming the field when the config is invalid. */
-  constructor(config?: LoopGuardConfig) {
-    super(runtime(), config);
-  }
-}
+export class LoopGuard extends guardOn(runtime) {}
 
 /** The version of the Rust core inside the `.wasm`. */
-export function coreVersion(): string {
-  return runtime().bindings.coreVersion();
-}
+export const coreVersion = coreVersionOf(runtime);
 
-/** Not needed here (the entry is synchronous); compiles the embedded `.wasm` now. The input is ignored. */
-export function init(_input?: InitInput | Promise<InitInput>): Promise<void> {
-  return readyNow(runtime);
-}
+/** Not needed with this entry (it is synchronous); instantiates the `.wasm` now. The input is ignored. */
+export const init = syncInit(runtime);

@@ -5,10 +5,9 @@
  * hashed with node:crypto.
  */
 import { createHash } from "node:crypto";
-import { LoopGuardCore } from "./guard.js";
-import { currentRuntime, readyNow, setRuntime } from "./instance.js";
+import { coreVersionOf, guardOn, syncInit } from "./entry.js";
+import { currentRuntime, setRuntime } from "./instance.js";
 import type { WasmBindings, WasmRuntime } from "./runtime.js";
-import type { InitInput, LoopGuardConfig } from "./types.js";
 
 export * from "./public.js";
 
@@ -21,21 +20,13 @@ function runtime(): WasmRuntime {
 
 /**
  * A loop guard: `check()` before each tool call, `record()` after it. Guards are independent; each
- * keeps the state of its runs in wasm memory until `free()` (or garbage collection).
+ * keeps the state of its runs in wasm memory until `free()` (or garbage collection). The
+ * constructor throws LoopGuardError code `invalid_config`, naming the field, for an invalid config.
  */
-export class LoopGuard extends LoopGuardCore {
-  /** Throws LoopGuardError code `invalid_config` naming the field when the config is invalid. */
-  constructor(config?: LoopGuardConfig) {
-    super(runtime(), config);
-  }
-}
+export class LoopGuard extends guardOn(runtime) {}
 
 /** The version of the Rust core inside the `.wasm`. */
-export function coreVersion(): string {
-  return runtime().bindings.coreVersion();
-}
+export const coreVersion = coreVersionOf(runtime);
 
-/** Not needed here (the entry is synchronous); instantiates the `.wasm` now. The input is ignored. */
-export function init(_input?: InitInput | Promise<InitInput>): Promise<void> {
-  return readyNow(runtime);
-}
+/** Not needed with this entry (it is synchronous); instantiates the `.wasm` now. The input is ignored. */
+export const init = syncInit(runtime);
