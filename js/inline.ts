@@ -6,9 +6,7 @@
  * main entry there. Uses only `atob` and WebAssembly, no Node built-ins.
  */
 import { coreVersionOf, guardOn, syncInit } from "./entry.js";
-import { currentRuntime, setRuntime } from "./instance.js";
-import type { WasmRuntime } from "./runtime.js";
-import * as glue from "./tool_loop_guard.js";
+import { glueRuntime } from "./glue-runtime.js";
 import wasmBase64 from "./tool_loop_guard_bg_base64.js";
 
 export * from "./public.js";
@@ -20,12 +18,7 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-function runtime(): WasmRuntime {
-  const ready = currentRuntime();
-  if (ready !== undefined) return ready;
-  glue.initSync({ module: new WebAssembly.Module(decodeBase64(wasmBase64)) });
-  return setRuntime(glue);
-}
+const runtime = glueRuntime(() => new WebAssembly.Module(decodeBase64(wasmBase64)));
 
 /**
  * A loop guard: `check()` before each tool call, `record()` after it. Guards are independent; each

@@ -6,18 +6,14 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { coreVersionOf, guardOn, syncInit } from "./entry.js";
-import { currentRuntime, setRuntime } from "./instance.js";
-import type { WasmRuntime } from "./runtime.js";
-import * as glue from "./tool_loop_guard.js";
+import { glueRuntime } from "./glue-runtime.js";
 
 export * from "./public.js";
 
-function runtime(): WasmRuntime {
-  const ready = currentRuntime();
-  if (ready !== undefined) return ready;
-  glue.initSync({ module: new WebAssembly.Module(readFileSync(new URL("./tool_loop_guard_bg.wasm", import.meta.url))) });
-  return setRuntime(glue, (text) => createHash("sha256").update(text).digest("hex"));
-}
+const runtime = glueRuntime(
+  () => new WebAssembly.Module(readFileSync(new URL("./tool_loop_guard_bg.wasm", import.meta.url))),
+  (text) => createHash("sha256").update(text).digest("hex"),
+);
 
 /**
  * A loop guard: `check()` before each tool call, `record()` after it. Guards are independent; each

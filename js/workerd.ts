@@ -5,19 +5,12 @@
  * `coreVersion()`, `init()`), not at import.
  */
 import { coreVersionOf, guardOn, syncInit } from "./entry.js";
-import { currentRuntime, setRuntime } from "./instance.js";
-import type { WasmRuntime } from "./runtime.js";
-import * as glue from "./tool_loop_guard.js";
+import { glueRuntime } from "./glue-runtime.js";
 import wasmModule from "./tool_loop_guard_bg.wasm";
 
 export * from "./public.js";
 
-function runtime(): WasmRuntime {
-  const ready = currentRuntime();
-  if (ready !== undefined) return ready;
-  glue.initSync({ module: wasmModule });
-  return setRuntime(glue);
-}
+const runtime = glueRuntime(() => wasmModule);
 
 /**
  * A loop guard: `check()` before each tool call, `record()` after it. Guards are independent; each
