@@ -159,19 +159,14 @@ impl Config {
         reject_unknown_keys(map, TOP_LEVEL_KEYS, "")?;
 
         let mut config = Config::default();
-        match map.get("preset") {
-            None | Some(Value::Null) => {}
-            Some(Value::String(s)) if s == "default" => {}
-            Some(Value::String(s)) if s == "strict" => apply_strict(&mut config),
-            Some(other) => {
-                return Err(GuardError::config(
-                    "preset",
-                    format!(
-                        "preset must be \"default\" or \"strict\", got {}",
-                        describe(other)
-                    ),
-                ))
-            }
+        if opt_choice(
+            map,
+            "preset",
+            "preset",
+            &[("default", false), ("strict", true)],
+        )? == Some(true)
+        {
+            apply_strict(&mut config);
         }
         if let Some(v) = opt_bool(map, "enabled", "enabled")? {
             config.enabled = v;
@@ -238,20 +233,13 @@ impl Config {
                 *slot = ms;
             }
         }
-        match map.get("policy") {
-            None | Some(Value::Null) => {}
-            Some(Value::String(s)) if s == "enforce" => config.policy = Policy::Enforce,
-            Some(Value::String(s)) if s == "inject" => config.policy = Policy::Inject,
-            Some(Value::String(s)) if s == "shadow" => config.policy = Policy::Shadow,
-            Some(other) => {
-                return Err(GuardError::config(
-                    "policy",
-                    format!(
-                        "policy must be \"enforce\", \"inject\" or \"shadow\", got {}",
-                        describe(other)
-                    ),
-                ))
-            }
+        let policies = [
+            ("enforce", Policy::Enforce),
+            ("inject", Policy::Inject),
+            ("shadow", Policy::Shadow),
+        ];
+        if let Some(policy) = opt_choice(map, "policy", "policy", &policies)? {
+            config.policy = policy;
         }
         if let Some(tools) = opt_object(map, "tools", "tools")? {
             for (name, value) in tools {
@@ -412,6 +400,38 @@ fn opt_bool(map: &Map<String, Value>, key: &str, field: &str) -> Result<Option<b
             format!("{field} must be true or false, got {}", describe(other)),
         )),
     }
+}
+
+/// One of a fixed set of strings, mapped to its value; the error lists the allowed strings.
+pub(crate) fn opt_choice<T: Copy>(
+    map: &Map<String, Value>,
+    key: &str,
+    field: &str,
+    choices: &[(&str, T)],
+) -> Result<Option<T>, GuardError> {
+    let value = match map.get(key) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(v) => v,
+    };
+    if let Some((_, chosen)) = choices
+        .iter()
+        .find(|(name, _)| value.as_str() == Some(name))
+    {
+        return Ok(Some(*chosen));
+    }
+    let names: Vec<String> = choices
+        .iter()
+        .map(|(name, _)| format!("\"{name}\""))
+        .collect();
+    let allowed = match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    Err(GuardError::config(
+        field,
+        format!("{field} must be {allowed}, got {}", describe(value)),
+    ))
 }
 
 pub(crate) fn opt_count(

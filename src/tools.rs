@@ -1,7 +1,9 @@
 //! Per-tool settings (`tools: {"<name>": {...}}` in the config) and the built-in classification of
 //! well-known gateway tools: which tools poll, which mutate, their caps and extra ignored fields.
 
-use crate::config::{describe, opt_count, opt_object, opt_string_list, reject_unknown_keys};
+use crate::config::{
+    describe, opt_choice, opt_count, opt_object, opt_string_list, reject_unknown_keys,
+};
 use crate::error::GuardError;
 use serde_json::{Map, Value};
 
@@ -117,19 +119,12 @@ impl ToolSettings {
 }
 
 fn parse_kind(map: &Map<String, Value>, prefix: &str) -> Result<Option<ToolKind>, GuardError> {
-    match map.get("kind") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s == "poll" => Ok(Some(ToolKind::Poll)),
-        Some(Value::String(s)) if s == "read" => Ok(Some(ToolKind::Read)),
-        Some(Value::String(s)) if s == "mutate" => Ok(Some(ToolKind::Mutate)),
-        Some(other) => Err(GuardError::config(
-            &format!("{prefix}.kind"),
-            format!(
-                "{prefix}.kind must be \"poll\", \"read\" or \"mutate\", got {}",
-                describe(other)
-            ),
-        )),
-    }
+    let kinds = [
+        ("poll", ToolKind::Poll),
+        ("read", ToolKind::Read),
+        ("mutate", ToolKind::Mutate),
+    ];
+    opt_choice(map, "kind", &format!("{prefix}.kind"), &kinds)
 }
 
 fn parse_cap(cap: &Map<String, Value>, prefix: &str) -> Result<Cap, GuardError> {
