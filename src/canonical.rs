@@ -19,6 +19,65 @@ impl ByteSink for Sha256 {
     }
 }
 
+/// Bytes gathered before they are handed to the hasher.
+const HASH_SINK_BUFFER: usize = 256;
+
+/// SHA-256 fed through a small buffer. Canonical writers put many tiny pieces (quotes, commas,
+/// keys), and each `update` of the hasher costs far more than copying a few bytes. The buffer
+/// held raw content, so `finish` zeroes it.
+pub struct HashSink {
+    hasher: Sha256,
+    buffer: [u8; HASH_SINK_BUFFER],
+    len: usize,
+}
+
+impl HashSink {
+    pub fn new() -> Self {
+        HashSink {
+            hasher: Sha256::new(),
+            buffer: [0; HASH_SINK_BUFFER],
+            len: 0,
+        }
+    }
+
+    fn flush(&mut self) {
+        self.hasher
+            .update(self.buffer.get(..self.len).unwrap_or_default());
+        self.len = 0;
+    }
+
+    pub fn finish(mut self) -> Digest {
+        self.flush();
+        self.buffer.fill(0);
+        std::hint::black_box(&mut self.buffer);
+        self.hasher.finalize_reset().into()
+    }
+}
+
+impl Default for HashSink {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ByteSink for HashSink {
+    fn put(&mut self, bytes: &[u8]) {
+        let end = self.len + bytes.len();
+        if let Some(room) = self.buffer.get_mut(self.len..end) {
+            room.copy_from_slice(bytes);
+            self.len = end;
+            return;
+        }
+        self.flush();
+        if let Some(room) = self.buffer.get_mut(..bytes.len()) {
+            room.copy_from_slice(bytes);
+            self.len = bytes.len();
+        } else {
+            self.hasher.update(bytes);
+        }
+    }
+}
+
 impl ByteSink for Vec<u8> {
     fn put(&mut self, bytes: &[u8]) {
         self.extend_from_slice(bytes);

@@ -5,10 +5,11 @@ use crate::config::Config;
 use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
 use crate::history::{fingerprint, CallRecord, CompactionWatch, Fingerprint, RecordState, Run};
-use crate::input::{fnv1a, parse_call, parse_outcome, CallInput};
+use crate::input::{fnv1a, parse_call, parse_outcome, CallInput, OutcomeInput};
 use crate::outcome::{
     digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
 };
+use crate::outcome_text::digest_result_text;
 use crate::runs::RunTable;
 use crate::snapshot;
 use crate::stats::{Counters, Stats};
@@ -77,22 +78,8 @@ impl Guard {
         side_text: Option<&[u8]>,
         now_ms: f64,
     ) -> Result<Verdict, GuardError> {
-        let mut input = parse_outcome(outcome_json, self.config.max_record_bytes)?;
-        let verdict = self.record_outcome(
-            &input.call,
-            input.result.as_ref(),
-            input.error.as_ref(),
-            side_text,
-            now_ms,
-        );
-        // Fingerprints only: the parsed result and error held raw content.
-        for value in [input.result.take(), input.error.take()]
-            .into_iter()
-            .flatten()
-        {
-            scrub(value);
-        }
-        let verdict = verdict?;
+        let input = parse_outcome(outcome_json, self.config.max_record_bytes)?;
+        let verdict = self.record_outcome(&input, side_text, now_ms)?;
         self.stats.records += 1;
         self.stats.count(&verdict);
         Ok(verdict)
@@ -252,25 +239,18 @@ impl Guard {
 
     fn record_outcome(
         &mut self,
-        call: &CallInput,
-        result: Option<&Value>,
-        error: Option<&Value>,
+        input: &OutcomeInput,
         side_text: Option<&[u8]>,
         now_ms: f64,
     ) -> Result<Verdict, GuardError> {
+        let call = &input.call;
         let run_id = call.run_id.as_deref();
         if !self.config.enabled {
             return Ok(Verdict::allow(&call.tool, run_id));
         }
         let (args, kind) = self.fingerprint_for_outcome(call)?;
-        let parts = OutcomeParts {
-            tool: &call.tool,
-            exec_like: call.tool == "exec" || (call.tool == "process" && kind == ToolKind::Poll),
-            result,
-            error,
-            side_text,
-        };
-        let outcome = digest_tool_outcome(&self.config, &parts)?;
+        let exec_like = call.tool == "exec" || (call.tool == "process" && kind == ToolKind::Poll);
+        let outcome = digest_tool_outcome(&self.config, input, exec_like, side_text)?;
         let config = &self.config;
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
@@ -333,26 +313,50 @@ fn scrub(value: Value) {
     }
 }
 
-/// The outcome digest, after the tool's own ignored keys and JSON pointers.
-fn digest_tool_outcome(config: &Config, parts: &OutcomeParts) -> Result<OutcomeDigest, GuardError> {
-    let settings = config.tools.get(parts.tool);
+/// The outcome digest, after the tool's own ignored keys and JSON pointers: straight from the
+/// record text for ordinary results, else from the parsed result or error.
+fn digest_tool_outcome(
+    config: &Config,
+    input: &OutcomeInput,
+    exec_like: bool,
+    side_text: Option<&[u8]>,
+) -> Result<OutcomeDigest, GuardError> {
+    let tool = &*input.call.tool;
+    let settings = config.tools.get(tool);
     let keys = ToolVolatileKeys {
         global: &config.volatile_keys,
         tool: settings.map_or(&[][..], |s| &s.ignore_keys),
     };
-    match settings.filter(|s| !s.ignore_pointers.is_empty()) {
-        None => digest_outcome(parts, &keys),
-        Some(settings) => {
-            let strip = |v: &Value| without_pointers(v, &settings.ignore_pointers);
-            let (result, error) = (parts.result.map(strip), parts.error.map(strip));
-            let stripped = OutcomeParts {
-                result: result.as_ref(),
-                error: error.as_ref(),
-                ..*parts
-            };
-            digest_outcome(&stripped, &keys)
+    let pointers = settings.map_or(&[][..], |s| &s.ignore_pointers);
+    let ordinary = !exec_like && tool != "write" && pointers.is_empty() && !input.has_error();
+    if ordinary {
+        if let Some(digest) = digest_result_text(input.text(), input.result_at(), side_text, &keys)
+        {
+            return Ok(digest);
         }
     }
+    let (mut result, mut error) = (input.result()?, input.error()?);
+    if !pointers.is_empty() {
+        let strip = |v: Value| {
+            let stripped = without_pointers(&v, pointers);
+            scrub(v);
+            stripped
+        };
+        (result, error) = (result.map(strip), error.map(strip));
+    }
+    let parts = OutcomeParts {
+        tool,
+        exec_like,
+        result: result.as_ref(),
+        error: error.as_ref(),
+        side_text,
+    };
+    let digest = digest_outcome(&parts, &keys);
+    // Fingerprints only: the parsed result and error held raw content.
+    for value in [result, error].into_iter().flatten() {
+        scrub(value);
+    }
+    digest
 }
 
 /// Feeds one completion to an armed post-compaction watch; fires when all `window` completions

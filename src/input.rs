@@ -1,12 +1,11 @@
 //! Parsing of call and outcome records from JSON text, with field-named, typed errors. Records are
 //! untrusted: nothing here panics, and deep nesting or oversize text is refused before it costs much.
 
-use crate::canonical::Digest;
+use crate::canonical::{ByteSink, Digest, HashSink, KeepAll};
 use crate::config::describe;
 use crate::error::{ErrorCode, GuardError};
 use crate::json::{JsonError, Reader};
 use serde_json::Value;
-use sha2::{Digest as _, Sha256};
 use std::borrow::Cow;
 
 /// The deepest nesting accepted in one field's value.
@@ -32,14 +31,14 @@ impl CallInput<'_> {
     /// SHA-256 of the arguments' canonical (JCS) form, streamed from their text without parsing
     /// them into a tree; absent or `null` arguments are `{}`.
     pub fn args_digest(&self) -> Result<Digest, GuardError> {
-        let mut hasher = Sha256::new();
+        let mut hasher = HashSink::new();
         match self.args_raw {
-            None => hasher.update(b"{}"),
+            None => hasher.put(b"{}"),
             Some(raw) => Reader::new(raw)
-                .write_canonical(MAX_DEPTH, &mut hasher)
+                .write_canonical(MAX_DEPTH, &KeepAll, &mut hasher)
                 .map_err(|e| field_error(e, "args"))?,
         }
-        Ok(hasher.finalize().into())
+        Ok(hasher.finish())
     }
 
     /// The parsed arguments; absent or `null` arguments are `{}`.
@@ -51,12 +50,53 @@ impl CallInput<'_> {
     }
 }
 
-/// A call plus what came back.
+/// A call plus what came back. `result` and `error` stay raw JSON text (checked: well-formed,
+/// within the nesting limit, numbers in range), parsed into trees only where a digest needs one.
 #[derive(Debug, Clone)]
 pub struct OutcomeInput<'a> {
     pub call: CallInput<'a>,
-    pub result: Option<Value>,
-    pub error: Option<Value>,
+    /// The record text, and where the `result` and `error` values start in it.
+    text: &'a str,
+    result_at: Option<usize>,
+    error_at: Option<usize>,
+}
+
+impl<'a> OutcomeInput<'a> {
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// Where the `result` value starts in `text()`, if the record has one.
+    pub fn result_at(&self) -> Option<usize> {
+        self.result_at
+    }
+
+    /// True when the record has an `error` that is not `null`.
+    pub fn has_error(&self) -> bool {
+        self.error_at.is_some_and(|at| {
+            let mut reader = Reader::at(self.text, at);
+            !reader.literal_null()
+        })
+    }
+
+    /// The parsed `result`.
+    pub fn result(&self) -> Result<Option<Value>, GuardError> {
+        self.parse(self.result_at, "result")
+    }
+
+    /// The parsed `error`.
+    pub fn error(&self) -> Result<Option<Value>, GuardError> {
+        self.parse(self.error_at, "error")
+    }
+
+    fn parse(&self, at: Option<usize>, field: &str) -> Result<Option<Value>, GuardError> {
+        at.map(|at| {
+            Reader::at(self.text, at)
+                .value(MAX_DEPTH)
+                .map_err(|e| field_error(e, field))
+        })
+        .transpose()
+    }
 }
 
 /// FNV-1a, 64 bits: cheap keys for matching (call ids, argument texts), never shown or trusted
@@ -75,9 +115,10 @@ struct RawRecord<'a> {
     args: Option<&'a str>,
     call_id: Option<&'a str>,
     at: Option<&'a str>,
-    /// `result` and `error`, parsed in the same pass (or the field-named error of their value).
-    result: Option<Result<Value, GuardError>>,
-    error: Option<Result<Value, GuardError>>,
+    /// Where `result` and `error` start, each checked in the same pass (or the field-named error
+    /// of its value).
+    result: Option<Result<usize, GuardError>>,
+    error: Option<Result<usize, GuardError>>,
 }
 
 pub fn parse_call(text: &str, max_bytes: u32) -> Result<CallInput<'_>, GuardError> {
@@ -103,8 +144,9 @@ pub fn parse_outcome(text: &str, max_bytes: u32) -> Result<OutcomeInput<'_>, Gua
     let call = call_fields(&raw)?;
     Ok(OutcomeInput {
         call,
-        result: raw.result.transpose()?,
-        error: raw.error.transpose()?,
+        text,
+        result_at: raw.result.transpose()?,
+        error_at: raw.error.transpose()?,
     })
 }
 
@@ -155,7 +197,7 @@ fn parse_raw(text: &str) -> Result<RawRecord<'_>, GuardError> {
                     ));
                 }
                 reader.expect(b':').map_err(syntax)?;
-                *slot = Some(parsed_field(&mut reader, field).map_err(syntax)?);
+                *slot = Some(checked_field(&mut reader, field).map_err(syntax)?);
                 if reader.eat(b'}') {
                     break;
                 }
@@ -196,14 +238,15 @@ fn parse_raw(text: &str) -> Result<RawRecord<'_>, GuardError> {
     Ok(raw)
 }
 
-/// Parses a field's value where it stands. A value that is too deep (or holds a number out of
-/// range) is still skimmed to its end, so a syntax error later in the record is what is reported
-/// (as when every value is checked before any is parsed); its own error is kept for later.
-fn parsed_field(reader: &mut Reader, field: &str) -> Result<Result<Value, GuardError>, JsonError> {
+/// Checks a field's value where it stands, as parsing it would. A value that is too deep (or
+/// holds a number out of range) is still skimmed to its end, so a syntax error later in the record
+/// is what is reported (as when every value is checked before any is parsed); its own error is
+/// kept for later.
+fn checked_field(reader: &mut Reader, field: &str) -> Result<Result<usize, GuardError>, JsonError> {
     reader.skip_ws();
     let start = reader.pos();
-    match reader.value(MAX_DEPTH) {
-        Ok(value) => Ok(Ok(value)),
+    match reader.check_value(MAX_DEPTH) {
+        Ok(()) => Ok(Ok(start)),
         Err(e) => {
             reader.rewind(start);
             reader.skim()?;

@@ -7,7 +7,9 @@
 //! nesting depth), so a record's fields can be located first and parsed one by one, each with its
 //! own nesting limit and field-named errors.
 
-use crate::canonical::{heap_sort, plain_prefix_len, write_number, write_string, ByteSink};
+use crate::canonical::{
+    heap_sort, plain_prefix_len, write_number, write_string, ByteSink, KeyFilter,
+};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 
@@ -20,6 +22,46 @@ pub enum JsonError {
     TooDeep,
 }
 
+/// One member of an object: its key (unescaped) and where its value starts in the text.
+pub struct Member<'a> {
+    pub key: Cow<'a, str>,
+    pub at: usize,
+}
+
+/// The open containers of `skim` (true for an object): 64 levels in a word, deeper ones spilled.
+#[derive(Default)]
+struct OpenStack {
+    bits: u64,
+    len: usize,
+    spilled: Vec<bool>,
+}
+
+impl OpenStack {
+    fn push(&mut self, object: bool) {
+        if self.len < 64 {
+            self.bits = (self.bits & !(1 << self.len)) | (u64::from(object) << self.len);
+        } else {
+            self.spilled.push(object);
+        }
+        self.len += 1;
+    }
+
+    fn last(&self) -> Option<bool> {
+        match self.len {
+            0 => None,
+            1..=64 => Some(self.bits >> (self.len - 1) & 1 == 1),
+            _ => self.spilled.last().copied(),
+        }
+    }
+
+    fn pop(&mut self) {
+        if self.len > 64 {
+            self.spilled.pop();
+        }
+        self.len = self.len.saturating_sub(1);
+    }
+}
+
 /// A cursor over JSON text.
 pub struct Reader<'a> {
     text: &'a str,
@@ -29,6 +71,11 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     pub fn new(text: &'a str) -> Self {
         Reader { text, pos: 0 }
+    }
+
+    /// A cursor at byte `pos` of `text` (positions in errors stay relative to the whole text).
+    pub fn at(text: &'a str, pos: usize) -> Self {
+        Reader { text, pos }
     }
 
     pub fn pos(&self) -> usize {
@@ -134,6 +181,40 @@ impl<'a> Reader<'a> {
         depth.checked_sub(1).ok_or(JsonError::TooDeep)
     }
 
+    /// True when the value at the cursor (after whitespace) is a string.
+    pub fn at_string(&mut self) -> bool {
+        self.skip_ws();
+        self.peek() == Some(b'"')
+    }
+
+    /// True when the value at the cursor (after whitespace) is an object.
+    pub fn at_object(&mut self) -> bool {
+        self.skip_ws();
+        self.peek() == Some(b'{')
+    }
+
+    /// True when the value at the cursor (after whitespace) is an array.
+    pub fn at_array(&mut self) -> bool {
+        self.skip_ws();
+        self.peek() == Some(b'[')
+    }
+
+    /// True when the value at the cursor is `true`.
+    pub fn literal_true(&mut self) -> bool {
+        self.skip_ws();
+        self.text.get(self.pos..).unwrap_or("").starts_with("true")
+    }
+
+    /// True (and consumed) when the value at the cursor is `null`.
+    pub fn literal_null(&mut self) -> bool {
+        self.skip_ws();
+        let found = self.text.get(self.pos..).unwrap_or("").starts_with("null");
+        if found {
+            self.pos += 4;
+        }
+        found
+    }
+
     fn literal(&mut self) -> Result<Value, JsonError> {
         let rest = self.text.get(self.pos..).unwrap_or("");
         for (word, value) in [
@@ -152,7 +233,7 @@ impl<'a> Reader<'a> {
     /// Skips one well-formed value of any depth (an explicit stack, no recursion).
     pub fn skim(&mut self) -> Result<(), JsonError> {
         // Open containers: true for an object.
-        let mut open: Vec<bool> = Vec::new();
+        let mut open = OpenStack::default();
         loop {
             self.skip_ws();
             match self.peek() {
@@ -183,7 +264,7 @@ impl<'a> Reader<'a> {
             }
             // A value ended: close containers or move to the next member.
             loop {
-                let Some(&object) = open.last() else {
+                let Some(object) = open.last() else {
                     return Ok(());
                 };
                 if self.eat(b',') {
@@ -200,6 +281,76 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Checks the well-formed value at the cursor the way `value` would parse it (nesting limit,
+    /// numbers within the double range, the same first error) without building it.
+    pub fn check_value(&mut self, depth: usize) -> Result<(), JsonError> {
+        self.skip_ws();
+        match self.peek() {
+            Some(b'{') => {
+                let depth = self.enter(depth)?;
+                if self.eat(b'}') {
+                    return Ok(());
+                }
+                loop {
+                    self.skip_ws();
+                    self.skip_string()?;
+                    self.expect(b':')?;
+                    self.check_value(depth)?;
+                    if self.eat(b'}') {
+                        return Ok(());
+                    }
+                    self.expect(b',')?;
+                }
+            }
+            Some(b'[') => {
+                let depth = self.enter(depth)?;
+                if self.eat(b']') {
+                    return Ok(());
+                }
+                loop {
+                    self.check_value(depth)?;
+                    if self.eat(b']') {
+                        return Ok(());
+                    }
+                    self.expect(b',')?;
+                }
+            }
+            Some(b'"') => self.skip_string(),
+            Some(b'-' | b'0'..=b'9') => {
+                let start = self.pos;
+                let (text, float) = self.number_text()?;
+                if float || text.len() > 15 {
+                    self.rewind(start);
+                    self.number()?;
+                }
+                Ok(())
+            }
+            _ => self.literal().map(drop),
+        }
+    }
+
+    /// The members of the object at the cursor: each key with the position of its value; the
+    /// cursor ends after the object.
+    pub fn members(&mut self) -> Result<Vec<Member<'a>>, JsonError> {
+        self.expect(b'{')?;
+        let mut members = Vec::new();
+        if self.eat(b'}') {
+            return Ok(members);
+        }
+        loop {
+            self.skip_ws();
+            let key = self.string()?;
+            self.expect(b':')?;
+            self.skip_ws();
+            members.push(Member { key, at: self.pos });
+            self.skim()?;
+            if self.eat(b'}') {
+                return Ok(members);
+            }
+            self.expect(b',')?;
+        }
+    }
+
     /// The bytes of a string's body up to the next quote, backslash or control character.
     fn plain_run(&mut self) -> &'a str {
         let start = self.pos;
@@ -209,8 +360,28 @@ impl<'a> Reader<'a> {
         self.text.get(start..self.pos).unwrap_or("")
     }
 
+    /// Checks and skips a string (the cursor on its opening quote) without unescaping it: the
+    /// same errors as `string`, no allocation.
     fn skip_string(&mut self) -> Result<(), JsonError> {
-        self.string().map(drop)
+        if self.peek() != Some(b'"') {
+            return self.error("expected a string");
+        }
+        self.pos += 1;
+        loop {
+            self.plain_run();
+            match self.peek() {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    self.escape()?;
+                }
+                Some(_) => return self.error("control character in a string"),
+                None => return self.error("unterminated string"),
+            }
+        }
     }
 
     /// A string (the cursor on its opening quote), unescaped; borrowed when it has no escapes.
@@ -364,68 +535,24 @@ impl Reader<'_> {
     /// Writes the RFC 8785 (JCS) form of the well-formed value at the cursor, nested at most
     /// `depth` levels, to `sink` without building it: escape-free strings are written from the
     /// text, integers below 2^53 copied, members sorted (the last of repeated keys wins, as when
-    /// the value is parsed). The same bytes as `canonical::write_value` of the parsed value.
+    /// the value is parsed) and the keys `filter` drops left out at every depth. The same bytes as
+    /// `canonical::write_value` of the parsed value. Dropped values are not checked (see
+    /// `check_value`).
     pub fn write_canonical(
         &mut self,
         depth: usize,
+        filter: &dyn KeyFilter,
         sink: &mut dyn ByteSink,
     ) -> Result<(), JsonError> {
         self.skip_ws();
         match self.peek() {
-            Some(b'{') => {
-                let depth = self.enter(depth)?;
-                let mut members: Vec<(Cow<str>, usize)> = Vec::new();
-                if !self.eat(b'}') {
-                    loop {
-                        self.skip_ws();
-                        let key = self.string()?;
-                        self.expect(b':')?;
-                        self.skip_ws();
-                        members.push((key, self.pos));
-                        self.skim()?;
-                        if self.eat(b'}') {
-                            break;
-                        }
-                        self.expect(b',')?;
-                    }
-                }
-                let end = self.pos;
-                // Key order (UTF-16 code units; equal to byte order unless a key has a character
-                // at or above U+E000), then document order, so the last of equal keys is last.
-                let utf16 = members.iter().any(|(k, _)| k.bytes().any(|b| b >= 0xEE));
-                heap_sort(&mut members, |a, b| {
-                    let order = if utf16 {
-                        a.0.encode_utf16().cmp(b.0.encode_utf16())
-                    } else {
-                        a.0.as_bytes().cmp(b.0.as_bytes())
-                    };
-                    order.then(a.1.cmp(&b.1)).is_lt()
-                });
-                sink.put(b"{");
-                let mut first = true;
-                for (i, (key, start)) in members.iter().enumerate() {
-                    if members.get(i + 1).is_some_and(|(next, _)| next == key) {
-                        continue;
-                    }
-                    if !first {
-                        sink.put(b",");
-                    }
-                    first = false;
-                    write_string(key, sink);
-                    sink.put(b":");
-                    self.pos = *start;
-                    self.write_canonical(depth, sink)?;
-                }
-                sink.put(b"}");
-                self.pos = end;
-                Ok(())
-            }
+            Some(b'{') => self.write_object(depth, &|key| filter.drops(key), filter, sink),
             Some(b'[') => {
                 let depth = self.enter(depth)?;
                 sink.put(b"[");
                 if !self.eat(b']') {
                     loop {
-                        self.write_canonical(depth, sink)?;
+                        self.write_canonical(depth, filter, sink)?;
                         if self.eat(b']') {
                             break;
                         }
@@ -464,6 +591,76 @@ impl Reader<'_> {
                 Ok(())
             }
         }
+    }
+
+    /// The JCS form of the object at the cursor without its top-level members named in
+    /// `without` (and without the keys `filter` drops, at every depth).
+    pub fn write_canonical_without(
+        &mut self,
+        depth: usize,
+        without: &[&str],
+        filter: &dyn KeyFilter,
+        sink: &mut dyn ByteSink,
+    ) -> Result<(), JsonError> {
+        self.skip_ws();
+        let drops = |key: &str| without.contains(&key) || filter.drops(key);
+        self.write_object(depth, &drops, filter, sink)
+    }
+
+    /// An object's members in JCS order, leaving out the keys `drops` names at this level.
+    fn write_object(
+        &mut self,
+        depth: usize,
+        drops: &dyn Fn(&str) -> bool,
+        filter: &dyn KeyFilter,
+        sink: &mut dyn ByteSink,
+    ) -> Result<(), JsonError> {
+        let depth = self.enter(depth)?;
+        let mut members: Vec<(Cow<str>, usize)> = Vec::new();
+        if !self.eat(b'}') {
+            loop {
+                self.skip_ws();
+                let key = self.string()?;
+                self.expect(b':')?;
+                self.skip_ws();
+                members.push((key, self.pos));
+                self.skim()?;
+                if self.eat(b'}') {
+                    break;
+                }
+                self.expect(b',')?;
+            }
+        }
+        let end = self.pos;
+        // Key order (UTF-16 code units; equal to byte order unless a key has a character at or
+        // above U+E000), then document order, so the last of equal keys is last.
+        let utf16 = members.iter().any(|(k, _)| k.bytes().any(|b| b >= 0xEE));
+        heap_sort(&mut members, |a, b| {
+            let order = if utf16 {
+                a.0.encode_utf16().cmp(b.0.encode_utf16())
+            } else {
+                a.0.as_bytes().cmp(b.0.as_bytes())
+            };
+            order.then(a.1.cmp(&b.1)).is_lt()
+        });
+        sink.put(b"{");
+        let mut first = true;
+        for (i, (key, start)) in members.iter().enumerate() {
+            if members.get(i + 1).is_some_and(|(next, _)| next == key) || drops(key) {
+                continue;
+            }
+            if !first {
+                sink.put(b",");
+            }
+            first = false;
+            write_string(key, sink);
+            sink.put(b":");
+            self.pos = *start;
+            self.write_canonical(depth, filter, sink)?;
+        }
+        sink.put(b"}");
+        self.pos = end;
+        Ok(())
     }
 }
 
@@ -516,7 +713,9 @@ mod tests {
             "-12.5e-3",
         ] {
             let mut raw = Vec::new();
-            Reader::new(text).write_canonical(127, &mut raw).unwrap();
+            Reader::new(text)
+                .write_canonical(127, &crate::canonical::KeepAll, &mut raw)
+                .unwrap();
             let parsed = parse(text, 127).unwrap();
             let mut want = Vec::new();
             crate::canonical::write_value(&parsed, &crate::canonical::KeepAll, &mut want);
@@ -529,10 +728,10 @@ mod tests {
         let nest = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
         let mut sink = Vec::new();
         assert!(Reader::new(&nest(127))
-            .write_canonical(127, &mut sink)
+            .write_canonical(127, &crate::canonical::KeepAll, &mut sink)
             .is_ok());
         assert_eq!(
-            Reader::new(&nest(128)).write_canonical(127, &mut sink),
+            Reader::new(&nest(128)).write_canonical(127, &crate::canonical::KeepAll, &mut sink),
             Err(JsonError::TooDeep)
         );
     }

@@ -19,6 +19,7 @@ pub mod input;
 mod json;
 mod messages;
 pub mod outcome;
+mod outcome_text;
 mod runs;
 mod snapshot;
 pub mod stats;

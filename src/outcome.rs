@@ -9,10 +9,11 @@
 //! Small parts thus cost no hash of their own, and because a large text enters only by its digest,
 //! a host with a fast native SHA-256 can hash it and still produce identical bytes.
 
-use crate::canonical::{sha256, write_object_without, write_value, Digest, KeyFilter};
+use crate::canonical::{
+    sha256, write_object_without, write_value, ByteSink, Digest, HashSink, KeyFilter,
+};
 use crate::error::GuardError;
 use serde_json::{Map, Value};
-use sha2::{Digest as _, Sha256};
 
 /// Keys dropped (at any depth) from results and errors before hashing: they change on every call
 /// without meaning progress.
@@ -97,7 +98,7 @@ pub fn without_pointers(value: &Value, pointers: &[String]) -> Value {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Result = b'r' as isize,
     Error = b'e' as isize,
     Unchanged = b'u' as isize,
@@ -174,48 +175,56 @@ pub fn digest_outcome(
 }
 
 /// Outcome framing version; changes whenever the framing does.
-const OUTCOME_TAG: &[u8] = b"tlg/o2";
+pub(crate) const OUTCOME_TAG: &[u8] = b"tlg/o2";
+
+/// The members of a result object that are not hashed with the rest of it.
+pub(crate) const RESULT_SHAPE: &[&str] = &["content", "details", "isError", "_meta"];
 
 fn finish(kind: Kind, parts: &[Part], keys: &dyn KeyFilter, missing_tool: bool) -> OutcomeDigest {
-    let mut hasher = Sha256::new();
-    hasher.update(OUTCOME_TAG);
-    hasher.update([kind as u8]);
+    let mut hasher = HashSink::new();
+    hasher.put(OUTCOME_TAG);
+    hasher.put(&[kind as u8]);
     for part in parts {
         match part {
-            Part::Text(text) => match u32::try_from(text.len()) {
-                Ok(len) if text.len() <= MAX_SCANNED_TEXT_BYTES => {
-                    hasher.update(b"t");
-                    hasher.update(len.to_le_bytes());
-                    hasher.update(text);
-                }
-                _ => {
-                    hasher.update(b"h");
-                    hasher.update(sha256(text));
-                }
-            },
-            Part::Hashed(digest) => {
-                hasher.update(b"h");
-                hasher.update(digest);
-            }
+            Part::Text(text) => put_text(text, &mut hasher),
+            Part::Hashed(digest) => put_text_digest(digest, &mut hasher),
             Part::Json(value) => {
-                hasher.update(b"j");
+                hasher.put(b"j");
                 write_value(value, keys, &mut hasher);
             }
             Part::Owned(value) => {
-                hasher.update(b"j");
+                hasher.put(b"j");
                 write_value(value, keys, &mut hasher);
             }
             Part::Without(map, without) => {
-                hasher.update(b"j");
+                hasher.put(b"j");
                 write_object_without(map, without, keys, &mut hasher);
             }
         }
     }
     OutcomeDigest {
-        digest: hasher.finalize().into(),
+        digest: hasher.finish(),
         is_error: kind == Kind::Error,
         missing_tool,
     }
+}
+
+/// Frames a text part: inline up to `MAX_SCANNED_TEXT_BYTES`, else by its SHA-256.
+pub(crate) fn put_text(text: &[u8], sink: &mut dyn ByteSink) {
+    match u32::try_from(text.len()) {
+        Ok(len) if text.len() <= MAX_SCANNED_TEXT_BYTES => {
+            sink.put(b"t");
+            sink.put(&len.to_le_bytes());
+            sink.put(text);
+        }
+        _ => put_text_digest(&sha256(text), sink),
+    }
+}
+
+/// Frames a text part by its SHA-256.
+pub(crate) fn put_text_digest(digest: &Digest, sink: &mut dyn ByteSink) {
+    sink.put(b"h");
+    sink.put(digest);
 }
 
 /// An error hashes as its name and message (never its stack); returns the message for the
@@ -295,9 +304,8 @@ fn result_parts<'a>(
     if let Some(details) = map.get("details") {
         parts.push(Part::Json(details));
     }
-    const SHAPE: &[&str] = &["content", "details", "isError", "_meta"];
-    if map.keys().any(|k| !SHAPE.contains(&k.as_str())) {
-        parts.push(Part::Without(map, SHAPE));
+    if map.keys().any(|k| !RESULT_SHAPE.contains(&k.as_str())) {
+        parts.push(Part::Without(map, RESULT_SHAPE));
     }
     Ok((kind, missing))
 }
@@ -379,8 +387,13 @@ fn text_of_part(item: &Value) -> Result<Option<TextSource<'_>>, GuardError> {
 }
 
 fn parse_hex_digest(value: &Value) -> Result<Digest, GuardError> {
+    digest_from_hex(value.as_str())
+}
+
+/// A `textSha256` value: exactly 64 lowercase hex digits.
+pub(crate) fn digest_from_hex(hex: Option<&str>) -> Result<Digest, GuardError> {
     let bad = || GuardError::record(Some("result"), "textSha256 must be 64 lowercase hex digits");
-    let hex = value.as_str().filter(|h| h.len() == 64).ok_or_else(bad)?;
+    let hex = hex.filter(|h| h.len() == 64).ok_or_else(bad)?;
     let mut digest = [0u8; 32];
     for (byte, pair) in digest.iter_mut().zip(hex.as_bytes().chunks(2)) {
         let text = std::str::from_utf8(pair).map_err(|_| bad())?;
@@ -423,7 +436,7 @@ pub fn missing_tool_name(message: &str) -> Option<String> {
     None
 }
 
-fn names_missing_tool(message: &str) -> bool {
+pub(crate) fn names_missing_tool(message: &str) -> bool {
     missing_tool_name(message).is_some()
 }
 
