@@ -2,6 +2,7 @@
 //! digest, outcome digest), never raw arguments or results, so memory per run is O(historySize).
 
 use crate::canonical::Digest;
+use crate::tool_table::ToolTable;
 use crate::tools::ToolKind;
 use crate::verdict::DetectorId;
 use std::collections::VecDeque;
@@ -176,7 +177,7 @@ pub struct CompactionWatch {
 #[derive(Debug, Clone, Default)]
 pub struct Run {
     /// Tool names referenced by records (by index).
-    pub tools: Vec<String>,
+    pub tools: ToolTable,
     pub records: VecDeque<CallRecord>,
     /// The history position of the next record; the window holds the `records.len()` before it.
     pub next_seq: u64,
@@ -198,16 +199,13 @@ impl Run {
     }
 
     pub fn tool_name(&self, index: u16) -> &str {
-        self.tools
-            .get(usize::from(index))
-            .map_or("", String::as_str)
+        self.tools.get(usize::from(index)).unwrap_or("")
     }
 
     /// The index of `tool` if any record in the window uses it.
     pub fn find_tool(&self, tool: &str) -> Option<u16> {
         self.tools
-            .iter()
-            .position(|t| t == tool)
+            .position(tool)
             .and_then(|i| u16::try_from(i).ok())
     }
 
@@ -220,18 +218,15 @@ impl Run {
         if self.tools.len() > history_size || self.tools.len() >= usize::from(u16::MAX) {
             self.compact_tools();
         }
-        self.tools.push(tool.to_owned());
+        self.tools.push(tool);
         u16::try_from(self.tools.len() - 1).unwrap_or(u16::MAX)
     }
 
     fn compact_tools(&mut self) {
-        let mut kept: Vec<String> = Vec::new();
+        let old = std::mem::take(&mut self.tools);
+        let mut kept: Vec<&str> = Vec::new();
         for record in self.records.iter_mut() {
-            let name = self
-                .tools
-                .get(usize::from(record.tool))
-                .cloned()
-                .unwrap_or_default();
+            let name = old.get(usize::from(record.tool)).unwrap_or("");
             let index = match kept.iter().position(|t| *t == name) {
                 Some(i) => i,
                 None => {
@@ -241,7 +236,7 @@ impl Run {
             };
             record.tool = u16::try_from(index).unwrap_or(u16::MAX);
         }
-        self.tools = kept;
+        self.tools = ToolTable::from_names(kept.iter().copied());
     }
 
     /// The index of the first record that counts towards streaks (none before the last

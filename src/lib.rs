@@ -22,6 +22,7 @@ pub mod outcome;
 mod runs;
 mod snapshot;
 pub mod stats;
+mod tool_table;
 mod tools;
 pub mod verdict;
 

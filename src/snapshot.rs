@@ -9,6 +9,7 @@
 use crate::canonical::sha256;
 use crate::error::{ErrorCode, GuardError};
 use crate::history::{CallRecord, CompactionWatch, Fingerprint, RecordState, Run};
+use crate::tool_table::ToolTable;
 use crate::tools::ToolKind;
 use crate::verdict::DetectorId;
 use std::collections::VecDeque;
@@ -37,7 +38,7 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
     w.u64(run.progress_floor);
     w.u32(run.turns);
     w.len(run.tools.len());
-    for tool in &run.tools {
+    for tool in run.tools.iter() {
         w.str(tool);
     }
     w.len(run.cap_log.len());
@@ -136,9 +137,10 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         turns: r.u32()?,
         ..Run::default()
     };
-    for _ in 0..r.len()? {
-        run.tools.push(r.str()?);
-    }
+    let names = (0..r.len()?)
+        .map(|_| r.str())
+        .collect::<Result<Vec<String>, GuardError>>()?;
+    run.tools = ToolTable::from_names(names.iter().map(String::as_str));
     for _ in 0..r.len()? {
         let tool = r.str()?;
         let mut times = VecDeque::new();
