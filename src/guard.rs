@@ -211,7 +211,7 @@ impl Guard {
             call.args_text_hash,
             call.call_id.as_deref().map(|id| fnv1a(id.as_bytes())),
         );
-        record.warned = warned;
+        record.set_warned(warned);
         let index = run.push(record, history_size);
         if vetoed {
             run.settle(index, RecordState::Vetoed);
@@ -229,7 +229,7 @@ impl Guard {
         let checked = self.runs.peek(call.run_id.as_deref()).and_then(|run| {
             let tool = run.find_tool(&call.tool)?;
             let index = run.find_pending_by_text(call_id, tool, call.args_text_hash)?;
-            run.records.get(index).map(|r| (r.args, r.kind))
+            run.records.get(index).map(|r| (r.args, r.kind()))
         });
         match checked {
             Some(found) => Ok(found),

@@ -2,17 +2,20 @@
 //! digest, outcome digest), never raw arguments or results, so memory per run is O(historySize).
 
 use crate::canonical::Digest;
+use crate::tool_table::ToolTable;
 use crate::tools::ToolKind;
 use crate::verdict::DetectorId;
 use std::collections::VecDeque;
 
-/// What the window keeps of a SHA-256 digest (arguments, outcomes): its first 128 bits. Collisions
-/// stay out of reach (~2^64 work even when chosen), at half the memory per record.
-pub type Fingerprint = [u8; 16];
+/// What the window keeps of a SHA-256 digest (arguments, outcomes): its first 64 bits. Two
+/// different calls or outcomes meeting by accident within one window (at most 10,000 records) is
+/// a chance of about 2^-38 even then; a chosen collision takes ~2^32 hashing work and can only make
+/// different calls look alike (a warning or refusal too early), never hide a loop.
+pub type Fingerprint = [u8; 8];
 
 /// The window fingerprint of a full digest.
 pub fn fingerprint(digest: &Digest) -> Fingerprint {
-    digest.first_chunk::<16>().copied().unwrap_or_default()
+    digest.first_chunk::<8>().copied().unwrap_or_default()
 }
 
 /// Where a record is in its life.
@@ -30,37 +33,96 @@ pub enum RecordState {
     Vetoed,
 }
 
-const PENDING: u8 = 0;
-const VETOED: u8 = 1;
-const COMPLETED: u8 = 2;
-const IS_ERROR: u8 = 4;
-const MISSING_TOOL: u8 = 8;
+/// A run's tool table holds at most this many names (records keep a 14-bit index). The table is
+/// compacted to the names its window uses, and `historySize` is at most 10,000, so it never
+/// comes close.
+pub const MAX_TOOLS: usize = 1 << TOOL_BITS;
 
-/// One call in the window: 56 bytes. Its position in the run's history (`seq`) is not stored: the
+/// Streak counters (`same_outcome_run`, `no_progress`) saturate here: 20 bits, above the largest
+/// threshold the config accepts (1,000,000), so no threshold comparison ever sees the cap.
+pub const COUNTER_MAX: u32 = (1 << COUNTER_BITS) - 1;
+
+// `CallRecord::meta`, from the low bits up: tool index (14), tool kind (2), warned detector (4),
+// state (4), then 40 bits that hold the call-id key while pending and the two 20-bit streak
+// counters once settled.
+const TOOL_BITS: u32 = 14;
+const KIND_SHIFT: u32 = 14;
+const WARNED_SHIFT: u32 = 16;
+const STATE_SHIFT: u32 = 20;
+const TAIL_SHIFT: u32 = 24;
+const COUNTER_BITS: u32 = 20;
+/// The call-id key keeps the low 40 bits of the id's FNV-1a hash (0: no call id).
+const CALL_ID_MASK: u64 = (1 << 40) - 1;
+
+const PENDING: u64 = 0;
+const VETOED: u64 = 1;
+const COMPLETED: u64 = 2;
+const IS_ERROR: u64 = 4;
+const MISSING_TOOL: u64 = 8;
+
+// Every detector id (plus "none") fits the 4-bit warned field.
+const _: () = assert!(DetectorId::ALL.len() < 16);
+
+/// One call in the window: 32 bytes. Its position in the run's history (`seq`) is not stored: the
 /// window is contiguous, so `Run` derives it from the index.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallRecord {
     pub at: f64,
     pub args: Fingerprint,
     /// Pending: FNV-1a of the argument text as checked (lets `record` reuse `args` without parsing
-    /// and hashing the same text again) and of the call id (0: none), little-endian. Completed:
-    /// the outcome fingerprint. Nothing once vetoed.
-    slot: [u8; 16],
-    /// Same call, same outcome, this many times in a row (0 until completed).
-    pub same_outcome_run: u32,
-    /// Calls of this fingerprint without progress, this one included (0 while pending).
-    pub no_progress: u32,
-    /// Index into the run's tool-name table.
-    pub tool: u16,
-    pub kind: ToolKind,
-    /// The detector that warned when this call was checked, if any.
-    pub warned: Option<DetectorId>,
-    /// PENDING, VETOED, or COMPLETED with IS_ERROR and MISSING_TOOL.
-    state: u8,
+    /// and hashing the same text again), little-endian. Completed: the outcome fingerprint.
+    /// Nothing once vetoed.
+    slot: [u8; 8],
+    /// Tool index, kind, warned detector, state, and the call-id key or the streak counters,
+    /// packed (layout above).
+    meta: u64,
+}
+
+/// The key a call id's FNV-1a hash is matched by: its low 40 bits, 0 kept as 1 so that 0 can
+/// mean "none".
+fn call_id_key(hash: u64) -> u64 {
+    (hash & CALL_ID_MASK).max(1)
+}
+
+fn field(meta: u64, shift: u32, bits: u32) -> u64 {
+    (meta >> shift) & ((1 << bits) - 1)
+}
+
+/// The code of a tool kind (also its snapshot byte).
+pub fn kind_code(kind: ToolKind) -> u8 {
+    match kind {
+        ToolKind::Poll => 0,
+        ToolKind::Read => 1,
+        ToolKind::Mutate => 2,
+    }
+}
+
+pub fn kind_from_code(code: u8) -> Option<ToolKind> {
+    match code {
+        0 => Some(ToolKind::Poll),
+        1 => Some(ToolKind::Read),
+        2 => Some(ToolKind::Mutate),
+        _ => None,
+    }
+}
+
+/// The code of a detector (also its snapshot byte): 1 + its place in `DetectorId::ALL`; 0 for
+/// none.
+pub fn detector_code(id: Option<DetectorId>) -> u8 {
+    id.and_then(|id| DetectorId::ALL.iter().position(|d| *d == id))
+        .map_or(0, |i| u8::try_from(i + 1).unwrap_or(0))
+}
+
+/// The detector of a code; `None` for 0 and for a code that names none.
+pub fn detector_from_code(code: u8) -> Option<DetectorId> {
+    DetectorId::ALL
+        .get(usize::from(code).checked_sub(1)?)
+        .copied()
 }
 
 impl CallRecord {
     /// A pending record; `call_id` and `args_text_hash` are FNV-1a keys for matching its outcome.
+    /// `tool` must be below `MAX_TOOLS`.
     pub fn pending(
         tool: u16,
         args: Fingerprint,
@@ -69,42 +131,99 @@ impl CallRecord {
         args_text_hash: u64,
         call_id: Option<u64>,
     ) -> CallRecord {
-        let mut slot = [0u8; 16];
-        let (text, id) = slot.split_at_mut(8);
-        text.copy_from_slice(&args_text_hash.to_le_bytes());
-        // A call id whose hash is 0 is stored as 1, so that 0 can mean "none".
-        id.copy_from_slice(&call_id.map_or(0, |h| h.max(1)).to_le_bytes());
+        let meta = (u64::from(tool) & (MAX_TOOLS as u64 - 1))
+            | (u64::from(kind_code(kind)) << KIND_SHIFT)
+            | (PENDING << STATE_SHIFT)
+            | (call_id.map_or(0, call_id_key) << TAIL_SHIFT);
         CallRecord {
             at,
             args,
-            slot,
-            same_outcome_run: 0,
-            no_progress: 0,
-            tool,
-            kind,
-            warned: None,
-            state: PENDING,
+            slot: args_text_hash.to_le_bytes(),
+            meta,
         }
     }
 
+    /// Index into the run's tool-name table.
+    pub fn tool(&self) -> u16 {
+        field(self.meta, 0, TOOL_BITS) as u16
+    }
+
+    fn set_tool(&mut self, tool: u16) {
+        self.meta =
+            (self.meta & !(MAX_TOOLS as u64 - 1)) | (u64::from(tool) & (MAX_TOOLS as u64 - 1));
+    }
+
+    pub fn kind(&self) -> ToolKind {
+        kind_from_code(field(self.meta, KIND_SHIFT, 2) as u8).unwrap_or(ToolKind::Read)
+    }
+
+    /// The detector that warned when this call was checked, if any.
+    pub fn warned(&self) -> Option<DetectorId> {
+        detector_from_code(field(self.meta, WARNED_SHIFT, 4) as u8)
+    }
+
+    pub fn set_warned(&mut self, warned: Option<DetectorId>) {
+        self.meta = (self.meta & !(0xf << WARNED_SHIFT))
+            | (u64::from(detector_code(warned) & 0xf) << WARNED_SHIFT);
+    }
+
+    fn state_bits(&self) -> u64 {
+        field(self.meta, STATE_SHIFT, 4)
+    }
+
+    /// Same call, same outcome, this many times in a row (0 until completed; at most
+    /// `COUNTER_MAX`).
+    pub fn same_outcome_run(&self) -> u32 {
+        if self.is_pending() {
+            0
+        } else {
+            field(self.meta, TAIL_SHIFT, COUNTER_BITS) as u32
+        }
+    }
+
+    /// Calls of this fingerprint without progress, this one included (0 while pending; at most
+    /// `COUNTER_MAX`).
+    pub fn no_progress(&self) -> u32 {
+        if self.is_pending() {
+            0
+        } else {
+            field(self.meta, TAIL_SHIFT + COUNTER_BITS, COUNTER_BITS) as u32
+        }
+    }
+
+    /// Sets the streak counters of a settled record, saturating at `COUNTER_MAX`; a pending
+    /// record has none (its bits hold the call-id key).
+    pub fn set_counters(&mut self, same_outcome_run: u32, no_progress: u32) {
+        if self.is_pending() {
+            return;
+        }
+        let run = u64::from(same_outcome_run.min(COUNTER_MAX));
+        let no_progress = u64::from(no_progress.min(COUNTER_MAX));
+        self.meta = (self.meta & ((1 << TAIL_SHIFT) - 1))
+            | (run << TAIL_SHIFT)
+            | (no_progress << (TAIL_SHIFT + COUNTER_BITS));
+    }
+
     pub fn state(&self) -> RecordState {
-        match self.state & 3 {
+        let state = self.state_bits();
+        match state & 3 {
             PENDING => RecordState::Pending,
             COMPLETED => RecordState::Completed {
                 outcome: self.slot,
-                is_error: self.state & IS_ERROR != 0,
-                missing_tool: self.state & MISSING_TOOL != 0,
+                is_error: state & IS_ERROR != 0,
+                missing_tool: state & MISSING_TOOL != 0,
             },
             _ => RecordState::Vetoed,
         }
     }
 
+    /// Sets the state. Leaving `Pending` drops the matching keys; the counters start at 0.
     pub fn set_state(&mut self, state: RecordState) {
-        match state {
-            RecordState::Pending => self.state = PENDING,
+        let bits = match state {
+            RecordState::Pending => PENDING,
             RecordState::Vetoed => {
-                self.state = VETOED;
-                self.slot = [0; 16];
+                self.slot = [0; 8];
+                VETOED
             }
             RecordState::Completed {
                 outcome,
@@ -112,53 +231,56 @@ impl CallRecord {
                 missing_tool,
             } => {
                 self.slot = outcome;
-                self.state = COMPLETED
+                COMPLETED
                     | if is_error { IS_ERROR } else { 0 }
-                    | if missing_tool { MISSING_TOOL } else { 0 };
+                    | if missing_tool { MISSING_TOOL } else { 0 }
             }
-        }
-    }
-
-    fn pending_key(&self, half: usize) -> Option<u64> {
-        if !self.is_pending() {
-            return None;
-        }
-        let bytes = self.slot.get(half * 8..half * 8 + 8)?;
-        bytes.try_into().ok().map(u64::from_le_bytes)
+        };
+        let keep = match state {
+            RecordState::Pending => !(0xf << STATE_SHIFT),
+            _ => (1 << STATE_SHIFT) - 1,
+        };
+        self.meta = (self.meta & keep) | (bits << STATE_SHIFT);
     }
 
     /// FNV-1a of the argument text as checked, while pending.
     pub fn args_text_hash(&self) -> Option<u64> {
-        self.pending_key(0)
+        self.is_pending().then(|| u64::from_le_bytes(self.slot))
     }
 
-    /// FNV-1a of the host's call id, while pending (and when it had one).
+    /// The key (`call_id_key`) of the host's call id, while pending (and when it had one).
     pub fn call_id(&self) -> Option<u64> {
-        self.pending_key(1).filter(|id| *id != 0)
+        let key = self.meta >> TAIL_SHIFT;
+        (self.is_pending() && key != 0).then_some(key)
+    }
+
+    /// Whether a pending record's call id is the one hashing to `hash`.
+    pub fn has_call_id(&self, hash: u64) -> bool {
+        self.call_id() == Some(call_id_key(hash))
     }
 
     pub fn same_call(&self, tool: u16, args: &Fingerprint) -> bool {
-        self.tool == tool && &self.args == args
+        self.tool() == tool && &self.args == args
     }
 
     pub fn outcome(&self) -> Option<&Fingerprint> {
-        (self.state & 3 == COMPLETED).then_some(&self.slot)
+        (self.state_bits() & 3 == COMPLETED).then_some(&self.slot)
     }
 
     pub fn is_pending(&self) -> bool {
-        self.state == PENDING
+        self.state_bits() == PENDING
     }
 
     pub fn is_vetoed(&self) -> bool {
-        self.state == VETOED
+        self.state_bits() == VETOED
     }
 
     pub fn is_error(&self) -> bool {
-        self.outcome().is_some() && self.state & IS_ERROR != 0
+        self.outcome().is_some() && self.state_bits() & IS_ERROR != 0
     }
 
     pub fn reported_missing(&self) -> bool {
-        self.outcome().is_some() && self.state & MISSING_TOOL != 0
+        self.outcome().is_some() && self.state_bits() & MISSING_TOOL != 0
     }
 }
 
@@ -176,7 +298,7 @@ pub struct CompactionWatch {
 #[derive(Debug, Clone, Default)]
 pub struct Run {
     /// Tool names referenced by records (by index).
-    pub tools: Vec<String>,
+    pub tools: ToolTable,
     pub records: VecDeque<CallRecord>,
     /// The history position of the next record; the window holds the `records.len()` before it.
     pub next_seq: u64,
@@ -198,40 +320,35 @@ impl Run {
     }
 
     pub fn tool_name(&self, index: u16) -> &str {
-        self.tools
-            .get(usize::from(index))
-            .map_or("", String::as_str)
+        self.tools.get(usize::from(index)).unwrap_or("")
     }
 
     /// The index of `tool` if any record in the window uses it.
     pub fn find_tool(&self, tool: &str) -> Option<u16> {
         self.tools
-            .iter()
-            .position(|t| t == tool)
+            .position(tool)
             .and_then(|i| u16::try_from(i).ok())
     }
 
     /// The index of `tool`, adding it to the table. The table is rebuilt from the window when it
-    /// grows past what the window can reference, so it stays bounded.
+    /// grows past what the window can reference, so it stays bounded (below `MAX_TOOLS`: the
+    /// window holds at most `historySize` <= 10,000 records).
     pub fn intern_tool(&mut self, tool: &str, history_size: usize) -> u16 {
         if let Some(i) = self.find_tool(tool) {
             return i;
         }
-        if self.tools.len() > history_size || self.tools.len() >= usize::from(u16::MAX) {
+        if self.tools.len() > history_size || self.tools.len() >= MAX_TOOLS - 1 {
             self.compact_tools();
         }
-        self.tools.push(tool.to_owned());
+        self.tools.push(tool);
         u16::try_from(self.tools.len() - 1).unwrap_or(u16::MAX)
     }
 
     fn compact_tools(&mut self) {
-        let mut kept: Vec<String> = Vec::new();
+        let old = std::mem::take(&mut self.tools);
+        let mut kept: Vec<&str> = Vec::new();
         for record in self.records.iter_mut() {
-            let name = self
-                .tools
-                .get(usize::from(record.tool))
-                .cloned()
-                .unwrap_or_default();
+            let name = old.get(usize::from(record.tool())).unwrap_or("");
             let index = match kept.iter().position(|t| *t == name) {
                 Some(i) => i,
                 None => {
@@ -239,9 +356,9 @@ impl Run {
                     kept.len() - 1
                 }
             };
-            record.tool = u16::try_from(index).unwrap_or(u16::MAX);
+            record.set_tool(u16::try_from(index).unwrap_or(u16::MAX));
         }
-        self.tools = kept;
+        self.tools = ToolTable::from_names(kept.iter().copied());
     }
 
     /// The index of the first record that counts towards streaks (none before the last
@@ -277,11 +394,10 @@ impl Run {
         tool: u16,
         args_text_hash: u64,
     ) -> Option<usize> {
-        let call_id = call_id.map(|h| h.max(1));
         self.records.iter().rposition(|r| {
-            r.tool == tool
+            r.tool() == tool
                 && r.args_text_hash() == Some(args_text_hash)
-                && call_id.is_none_or(|id| r.call_id() == Some(id))
+                && call_id.is_none_or(|id| r.has_call_id(id))
         })
     }
 
@@ -293,9 +409,7 @@ impl Run {
         tool: u16,
         args: &Fingerprint,
     ) -> Option<usize> {
-        let by_id = call_id
-            .map(|h| h.max(1))
-            .and_then(|id| self.records.iter().rposition(|r| r.call_id() == Some(id)));
+        let by_id = call_id.and_then(|id| self.records.iter().rposition(|r| r.has_call_id(id)));
         by_id.or_else(|| {
             self.records
                 .iter()
@@ -323,29 +437,28 @@ impl Run {
         let Some(record) = self.records.get(index) else {
             return;
         };
-        let (tool, args) = (record.tool, record.args);
+        let (tool, args) = (record.tool(), record.args);
         let prev = self
             .earlier_same_call(index, tool, &args)
             .find(|r| !r.is_pending());
-        let prev_no_progress = prev.map_or(0, |r| r.no_progress);
+        let prev_no_progress = prev.map_or(0, CallRecord::no_progress);
         let last_done = self
             .earlier_same_call(index, tool, &args)
             .find(|r| r.outcome().is_some())
-            .map(|r| (r.outcome().copied(), r.same_outcome_run));
+            .map(|r| (r.outcome().copied(), r.same_outcome_run()));
         let (same_outcome_run, no_progress) = match &state {
             RecordState::Completed { outcome, .. } => match last_done {
                 Some((Some(prev_outcome), run)) if prev_outcome == *outcome => {
-                    (run + 1, prev_no_progress + 1)
+                    (run.saturating_add(1), prev_no_progress.saturating_add(1))
                 }
                 _ => (1, 1),
             },
-            RecordState::Vetoed => (0, prev_no_progress + 1),
+            RecordState::Vetoed => (0, prev_no_progress.saturating_add(1)),
             RecordState::Pending => (0, 0),
         };
         if let Some(record) = self.records.get_mut(index) {
             record.set_state(state);
-            record.same_outcome_run = same_outcome_run;
-            record.no_progress = no_progress;
+            record.set_counters(same_outcome_run, no_progress);
         }
         match state {
             RecordState::Vetoed => self.trailing_vetoes = self.trailing_vetoes.saturating_add(1),
@@ -389,19 +502,24 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
+    use serde_json::json;
 
     #[test]
-    fn a_record_is_56_bytes_and_keeps_its_keys_until_settled() {
-        assert_eq!(std::mem::size_of::<CallRecord>(), 56);
-        let mut record = CallRecord::pending(3, [7; 16], ToolKind::Read, 1.5, 42, Some(0));
+    fn a_record_is_32_bytes_and_keeps_its_keys_until_settled() {
+        assert_eq!(std::mem::size_of::<CallRecord>(), 32);
+        assert_eq!(std::mem::align_of::<CallRecord>(), 8);
+        let mut record = CallRecord::pending(3, [7; 8], ToolKind::Read, 1.5, 42, Some(1 << 40));
         assert_eq!(record.args_text_hash(), Some(42));
         assert_eq!(
             record.call_id(),
             Some(1),
-            "a call id hashing to 0 is kept as 1"
+            "a call id whose low 40 bits are 0 is kept as 1"
         );
+        assert!(record.has_call_id(1 << 40) && record.has_call_id(1));
+        assert_eq!((record.same_outcome_run(), record.no_progress()), (0, 0));
         let done = RecordState::Completed {
-            outcome: [9; 16],
+            outcome: [9; 8],
             is_error: true,
             missing_tool: false,
         };
@@ -409,5 +527,107 @@ mod tests {
         assert_eq!(record.state(), done);
         assert_eq!((record.args_text_hash(), record.call_id()), (None, None));
         assert!(record.is_error() && !record.reported_missing());
+    }
+
+    #[test]
+    fn packed_fields_do_not_bleed_into_each_other() {
+        let last_detector = DetectorId::ALL.last().copied();
+        let mut record = CallRecord::pending(
+            (MAX_TOOLS - 1) as u16,
+            [0xff; 8],
+            ToolKind::Mutate,
+            -0.0,
+            u64::MAX,
+            Some(u64::MAX),
+        );
+        record.set_warned(last_detector);
+        assert_eq!(record.tool(), (MAX_TOOLS - 1) as u16);
+        assert_eq!(record.kind(), ToolKind::Mutate);
+        assert_eq!(record.warned(), last_detector);
+        assert_eq!(record.args_text_hash(), Some(u64::MAX));
+        assert_eq!(record.call_id(), Some((1 << 40) - 1));
+        record.set_state(RecordState::Completed {
+            outcome: [0xff; 8],
+            is_error: false,
+            missing_tool: true,
+        });
+        record.set_counters(COUNTER_MAX + 5, u32::MAX);
+        assert_eq!(
+            (record.same_outcome_run(), record.no_progress()),
+            (COUNTER_MAX, COUNTER_MAX)
+        );
+        record.set_counters(1, COUNTER_MAX - 1);
+        assert_eq!(
+            (record.same_outcome_run(), record.no_progress()),
+            (1, COUNTER_MAX - 1)
+        );
+        assert_eq!(
+            (record.tool(), record.kind(), record.warned()),
+            ((MAX_TOOLS - 1) as u16, ToolKind::Mutate, last_detector)
+        );
+        assert!(record.reported_missing() && !record.is_error());
+        record.set_tool(5);
+        record.set_warned(None);
+        assert_eq!((record.tool(), record.warned()), (5, None));
+        assert_eq!(record.outcome(), Some(&[0xff; 8]));
+        record.set_state(RecordState::Vetoed);
+        assert!(record.is_vetoed() && record.outcome().is_none());
+        assert_eq!((record.same_outcome_run(), record.no_progress()), (0, 0));
+        assert_eq!((record.tool(), record.kind()), (5, ToolKind::Mutate));
+    }
+
+    #[test]
+    fn no_threshold_a_streak_counter_is_compared_with_can_reach_its_cap() {
+        let too_big = COUNTER_MAX + 1;
+        let configs = [
+            json!({"warningThreshold": too_big}),
+            json!({"criticalThreshold": too_big}),
+            json!({"globalCircuitBreakerThreshold": too_big}),
+            json!({"tools": {"t": {"criticalThreshold": too_big}}}),
+            json!({"tools": {"t": {"warningThreshold": too_big}}}),
+        ];
+        for config in configs {
+            let error = Config::from_json(&config).err();
+            assert!(
+                error.is_some_and(|e| e.message.contains("no larger than")),
+                "{config} was not refused for its size"
+            );
+        }
+        let largest = json!({"warningThreshold": 999_998, "criticalThreshold": 999_999,
+            "globalCircuitBreakerThreshold": 1_000_000});
+        assert!(Config::from_json(&largest).is_ok());
+    }
+
+    #[test]
+    fn the_ring_is_allocated_at_exactly_history_size() {
+        let mut run = Run::default();
+        for i in 0..40 {
+            let tool = run.intern_tool(if i % 2 == 0 { "a" } else { "b" }, 30);
+            run.push(
+                CallRecord::pending(tool, [1; 8], ToolKind::Read, 0.0, 0, None),
+                30,
+            );
+        }
+        assert_eq!(run.records.len(), 30);
+        assert_eq!(run.records.capacity(), 30);
+    }
+
+    #[test]
+    fn the_tool_table_is_compacted_to_the_names_the_window_uses() {
+        let mut run = Run::default();
+        for i in 0..10 {
+            let tool = run.intern_tool(&format!("t{i}"), 3);
+            run.push(
+                CallRecord::pending(tool, [1; 8], ToolKind::Read, 0.0, 0, None),
+                3,
+            );
+        }
+        assert!(run.tools.len() <= 4, "{} names kept", run.tools.len());
+        let names: Vec<&str> = run
+            .records
+            .iter()
+            .map(|r| run.tool_name(r.tool()))
+            .collect();
+        assert_eq!(names, ["t7", "t8", "t9"]);
     }
 }

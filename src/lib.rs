@@ -23,6 +23,7 @@ mod outcome_text;
 mod runs;
 mod snapshot;
 pub mod stats;
+mod tool_table;
 mod tools;
 pub mod verdict;
 

@@ -3,20 +3,26 @@
 //! what the run holds: digests, counters, tool names and times, never raw arguments or results.
 //!
 //! Layout (little-endian): magic `TLGS`, version byte, run id, run counters, tool table, cap log,
-//! compaction watch, records (128-bit fingerprints, the window's newest record at `next_seq - 1`),
-//! then SHA-256 of everything before it.
+//! compaction watch, records (64-bit fingerprints, the window's newest record at `next_seq - 1`),
+//! then SHA-256 of everything before it. Version 2 snapshots (128-bit fingerprints) still import:
+//! their fingerprints are cut to the first 64 bits, which is what this build computes.
 
 use crate::canonical::sha256;
 use crate::error::{ErrorCode, GuardError};
-use crate::history::{CallRecord, CompactionWatch, Fingerprint, RecordState, Run};
-use crate::tools::ToolKind;
-use crate::verdict::DetectorId;
+use crate::history::{
+    detector_code, detector_from_code, kind_code, kind_from_code, CallRecord, CompactionWatch,
+    Fingerprint, RecordState, Run, MAX_TOOLS,
+};
+use crate::tool_table::ToolTable;
 use std::collections::VecDeque;
 
 const MAGIC: &[u8; 4] = b"TLGS";
 /// 2: outcome digests of framing `tlg/o2` (small text parts inline); 128-bit fingerprints;
 /// record positions derived from `next_seq` (the window is contiguous).
-const VERSION: u8 = 2;
+/// 3: as 2 with 64-bit fingerprints; a pending record's call id is its 40-bit key.
+const VERSION: u8 = 3;
+/// The older version this build still reads.
+const VERSION_128_BIT: u8 = 2;
 /// Upper bounds that keep a corrupt or hostile snapshot from allocating without limit.
 const MAX_ITEMS: u32 = 1_000_000;
 
@@ -37,7 +43,7 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
     w.u64(run.progress_floor);
     w.u32(run.turns);
     w.len(run.tools.len());
-    for tool in &run.tools {
+    for tool in run.tools.iter() {
         w.str(tool);
     }
     w.len(run.cap_log.len());
@@ -67,9 +73,9 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
     }
     w.len(run.records.len());
     for r in &run.records {
-        w.u16(r.tool);
+        w.u16(r.tool());
         w.bytes(&r.args);
-        w.u8(kind_code(r.kind));
+        w.u8(kind_code(r.kind()));
         w.f64(r.at);
         match r.state() {
             RecordState::Pending => {
@@ -88,9 +94,9 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
                 w.u8(u8::from(is_error) | (u8::from(missing_tool) << 1));
             }
         }
-        w.u8(r.warned.map_or(0, detector_code));
-        w.u32(r.same_outcome_run);
-        w.u32(r.no_progress);
+        w.u8(detector_code(r.warned()));
+        w.u32(r.same_outcome_run());
+        w.u32(r.no_progress());
     }
     let checksum = sha256(&w.0);
     w.bytes(&checksum);
@@ -117,12 +123,17 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
     let mut r = Reader {
         bytes: body,
         pos: MAGIC.len(),
+        fingerprint_len: 8,
     };
-    let version = r.u8()?;
-    if version != VERSION {
-        return Err(corrupt(&format!(
-            "its format version is {version}; this build reads version {VERSION}"
-        )));
+    match r.u8()? {
+        VERSION => {}
+        VERSION_128_BIT => r.fingerprint_len = 16,
+        version => {
+            return Err(corrupt(&format!(
+                "its format version is {version}; this build reads versions \
+                 {VERSION_128_BIT} and {VERSION}"
+            )))
+        }
     }
     let run_id = match r.u8()? {
         0 => None,
@@ -136,9 +147,14 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         turns: r.u32()?,
         ..Run::default()
     };
-    for _ in 0..r.len()? {
-        run.tools.push(r.str()?);
+    let tools = r.len()?;
+    if tools as usize > MAX_TOOLS {
+        return Err(corrupt("its tool table is implausibly large"));
     }
+    let names = (0..tools)
+        .map(|_| r.str())
+        .collect::<Result<Vec<String>, GuardError>>()?;
+    run.tools = ToolTable::from_names(names.iter().map(String::as_str));
     for _ in 0..r.len()? {
         let tool = r.str()?;
         let mut times = VecDeque::new();
@@ -202,15 +218,13 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
             }
             _ => return Err(corrupt("a record's state is invalid")),
         };
-        record.warned = match r.u8()? {
-            0 => None,
-            code => Some(
-                detector_from_code(code)
-                    .ok_or_else(|| corrupt("a record names an unknown detector"))?,
-            ),
-        };
-        record.same_outcome_run = r.u32()?;
-        record.no_progress = r.u32()?;
+        let warned = r.u8()?;
+        record.set_warned(detector_from_code(warned));
+        if warned != 0 && record.warned().is_none() {
+            return Err(corrupt("a record names an unknown detector"));
+        }
+        let same_outcome_run = r.u32()?;
+        record.set_counters(same_outcome_run, r.u32()?);
         run.records.push_back(record);
     }
     if r.pos != body.len() {
@@ -225,36 +239,6 @@ fn corrupt(why: &str) -> GuardError {
         None,
         format!("snapshot rejected: {why}"),
     )
-}
-
-fn kind_code(kind: ToolKind) -> u8 {
-    match kind {
-        ToolKind::Poll => 0,
-        ToolKind::Read => 1,
-        ToolKind::Mutate => 2,
-    }
-}
-
-fn kind_from_code(code: u8) -> Option<ToolKind> {
-    match code {
-        0 => Some(ToolKind::Poll),
-        1 => Some(ToolKind::Read),
-        2 => Some(ToolKind::Mutate),
-        _ => None,
-    }
-}
-
-fn detector_code(id: DetectorId) -> u8 {
-    DetectorId::ALL
-        .iter()
-        .position(|d| *d == id)
-        .map_or(0, |i| u8::try_from(i + 1).unwrap_or(0))
-}
-
-fn detector_from_code(code: u8) -> Option<DetectorId> {
-    DetectorId::ALL
-        .get(usize::from(code).checked_sub(1)?)
-        .copied()
 }
 
 struct Writer(Vec<u8>);
@@ -290,6 +274,8 @@ impl Writer {
 struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
+    /// Bytes of a stored fingerprint (16 in version 2, whose first 8 are kept).
+    fingerprint_len: usize,
 }
 
 impl Reader<'_> {
@@ -327,7 +313,10 @@ impl Reader<'_> {
         Ok(f64::from_le_bytes(self.array()?))
     }
     fn fingerprint(&mut self) -> Result<Fingerprint, GuardError> {
-        self.array()
+        self.take(self.fingerprint_len)?
+            .first_chunk()
+            .copied()
+            .ok_or_else(|| corrupt("it is truncated"))
     }
     fn len(&mut self) -> Result<u32, GuardError> {
         let n = self.u32()?;

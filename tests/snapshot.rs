@@ -88,3 +88,132 @@ fn snapshots_hold_no_raw_content() {
     assert!(!text.contains("SECRET"));
     assert!(text.contains("fetch"));
 }
+
+/// A version 2 snapshot (128-bit fingerprints) written by the previous format's encoder (commit
+/// 6ae4237): run "r1" under `V2_CONFIG` after check+record c1, `compacted`, check+record c2, then
+/// two pending checks c3a and c3b (the second one warned by generic_repeat), all identical calls.
+const V2_SNAPSHOT: &str = "544c47530201020000007231040000000000000000000000000000000000000004000000010000000b0000007570646174655f7461736b00000000010200000001000000010b0000007570646174655f7461736bbc891ac6e62c711084f3aaa4c49e52038893fd0a125fd7db509d3da7e6a34e3c040000000000bc891ac6e62c711084f3aaa4c49e5203020000000000408f40028893fd0a125fd7db509d3da7e6a34e3c000001000000010000000000bc891ac6e62c711084f3aaa4c49e5203020000000000409f40028893fd0a125fd7db509d3da7e6a34e3c000002000000020000000000bc891ac6e62c711084f3aaa4c49e520302000000000070a7400044562a678905edcc16e4680d19067ff60000000000000000000000bc891ac6e62c711084f3aaa4c49e520302000000000070a7400044562a678905edcc63e2680d19057ff60400000000000000007eb374b097bfe0a668700a69e049b4753d1babd139e50096d30b0b0a4bb0a51d";
+
+fn v2_config() -> serde_json::Value {
+    json!({"warningThreshold": 4, "criticalThreshold": 6, "globalCircuitBreakerThreshold": 9})
+}
+
+fn identical_call(id: &str, result: bool) -> String {
+    let mut call =
+        json!({"runId": "r1", "tool": "update_task", "args": {"id": "T-1"}, "callId": id});
+    if result {
+        call["result"] = json!("Task T-1 updated.");
+    }
+    call.to_string()
+}
+
+fn hex_bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// What the run says after the state in `V2_SNAPSHOT`: the two pending calls complete (c3a by its
+/// call id, although c3b is the newer pending record of the same call), then identical calls
+/// c4..c9, each recorded when allowed.
+fn continue_after_v2_state(guard: &mut Guard) -> Vec<serde_json::Value> {
+    let mut seen = Vec::new();
+    for id in ["c3a", "c3b"] {
+        let v = guard.record(&identical_call(id, true), 4000.0).unwrap();
+        seen.push(serde_json::to_value(&v).unwrap());
+    }
+    for i in 4..=9 {
+        let id = format!("c{i}");
+        let v = serde_json::to_value(guard.check(&identical_call(&id, false), 5000.0).unwrap())
+            .unwrap();
+        let allowed = v["action"] == "allow" || v["action"] == "warn";
+        seen.push(v);
+        if allowed {
+            let v = guard.record(&identical_call(&id, true), 5000.0).unwrap();
+            seen.push(serde_json::to_value(&v).unwrap());
+        }
+    }
+    seen
+}
+
+#[test]
+fn a_version_2_snapshot_imports_with_its_fingerprints_cut_to_64_bits() {
+    let mut straight = Guard::new(&v2_config()).unwrap();
+    straight
+        .check(&identical_call("c1", false), 1000.0)
+        .unwrap();
+    straight
+        .record(&identical_call("c1", true), 1000.0)
+        .unwrap();
+    straight.compacted(Some("r1"));
+    straight
+        .check(&identical_call("c2", false), 2000.0)
+        .unwrap();
+    straight
+        .record(&identical_call("c2", true), 2000.0)
+        .unwrap();
+    straight
+        .check(&identical_call("c3a", false), 3000.0)
+        .unwrap();
+    straight
+        .check(&identical_call("c3b", false), 3000.0)
+        .unwrap();
+    // The current format holds the same state: exporting now and importing that gives the
+    // same continuation as the old bytes.
+    let current = straight.export_run(Some("r1"));
+    assert_eq!(current[4], 3, "the current format version");
+    let expected = continue_after_v2_state(&mut straight);
+
+    let details: Vec<String> = expected
+        .iter()
+        .map(|v| format!("{}/{}/{}", v["action"], v["detector"], v["count"]))
+        .collect();
+    assert!(
+        details.iter().any(|d| d.contains("post_compaction_loop")),
+        "the imported compaction watch fires: {details:?}"
+    );
+    assert!(
+        details
+            .iter()
+            .any(|d| d.starts_with("\"block\"/\"generic_repeat\"/6")),
+        "the imported streak blocks the 6th identical outcome: {details:?}"
+    );
+
+    for bytes in [hex_bytes(V2_SNAPSHOT), current] {
+        let mut guard = Guard::new(&v2_config()).unwrap();
+        assert_eq!(guard.import_run(&bytes).unwrap().as_deref(), Some("r1"));
+        assert_eq!(continue_after_v2_state(&mut guard), expected);
+    }
+}
+
+#[test]
+fn unknown_versions_are_refused_by_number() {
+    let mut guard = Guard::new(&json!(null)).unwrap();
+    verdicts(&mut guard, 1..=2);
+    let good = guard.export_run(Some("r1"));
+    for version in [0u8, 1, 4, 255] {
+        let mut bytes = good.clone();
+        bytes[4] = version;
+        // A valid checksum, so the version itself is what is refused.
+        let body = bytes.len() - 32;
+        let checksum = tool_loop_guard::canonical::sha256(&bytes[..body]);
+        bytes[body..].copy_from_slice(&checksum);
+        let err = guard.import_run(&bytes).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidSnapshot);
+        assert!(
+            err.message
+                .contains(&format!("format version is {version};")),
+            "{}",
+            err.message
+        );
+    }
+    // A version 3 body read as version 2 (16-byte fingerprints) does not parse.
+    let mut as_v2 = good.clone();
+    as_v2[4] = 2;
+    let body = as_v2.len() - 32;
+    let checksum = tool_loop_guard::canonical::sha256(&as_v2[..body]);
+    as_v2[body..].copy_from_slice(&checksum);
+    let err = guard.import_run(&as_v2).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidSnapshot, "{}", err.message);
+}

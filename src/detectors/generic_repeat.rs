@@ -11,7 +11,9 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     if !config.detectors.generic_repeat || proposal.kind == ToolKind::Poll {
         return None;
     }
-    let run_length = window.last_done(proposal).map_or(0, |r| r.same_outcome_run);
+    let run_length = window
+        .last_done(proposal)
+        .map_or(0, |r| r.same_outcome_run());
     if run_length >= proposal.critical_threshold {
         return Some(Finding::new(
             DetectorId::GenericRepeat,

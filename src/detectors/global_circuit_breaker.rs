@@ -12,7 +12,7 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     let streak = window
         .same_call(proposal)
         .find(|r| !r.is_pending())
-        .map_or(0, |r| r.no_progress);
+        .map_or(0, |r| r.no_progress());
     let threshold = config.global_circuit_breaker_threshold;
     if streak.max(window.run.trailing_vetoes) < threshold {
         return None;

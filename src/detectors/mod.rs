@@ -116,7 +116,7 @@ impl<'r> Window<'r> {
             .iter()
             .rev()
             .copied()
-            .filter(move |r| Some(r.tool) == tool && r.args == args)
+            .filter(move |r| Some(r.tool()) == tool && r.args == args)
     }
 
     /// The newest completed record of the proposed fingerprint.
@@ -135,7 +135,7 @@ impl<'r> Window<'r> {
             .iter()
             .rev()
             .copied()
-            .filter(|r| r.tool == tool && r.outcome().is_some());
+            .filter(|r| r.tool() == tool && r.outcome().is_some());
         let Some(newest) = completed.next() else {
             return Vec::new();
         };
@@ -169,7 +169,7 @@ fn periodic_tail_start(
 ) -> Option<usize> {
     let n = records.len();
     let lap_start = *records.get(n.checked_sub(period)?)?;
-    if Some(lap_start.tool) != proposal.tool_index || lap_start.args != proposal.args {
+    if Some(lap_start.tool()) != proposal.tool_index || lap_start.args != proposal.args {
         return None;
     }
     let mut start = n - period;
@@ -179,7 +179,7 @@ fn periodic_tail_start(
         else {
             break;
         };
-        if !earlier.same_call(later.tool, &later.args) {
+        if !earlier.same_call(later.tool(), &later.args) {
             break;
         }
         start -= 1;
@@ -267,12 +267,12 @@ fn should_emit_warning(window: &Window, proposal: &Proposal, finding: &Finding) 
         }
         DetectorId::Stall | DetectorId::ErrorRepeat => {
             let tool = proposal.tool_index;
-            Box::new(newest_first.filter(move |r| Some(r.tool) == tool))
+            Box::new(newest_first.filter(move |r| Some(r.tool()) == tool))
         }
         _ => Box::new(window.same_call(proposal)),
     };
     for (since, record) in scope.enumerate() {
-        if record.warned == Some(detector) {
+        if record.warned() == Some(detector) {
             return since + 1 >= finding.threshold as usize;
         }
     }

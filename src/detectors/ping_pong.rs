@@ -14,7 +14,9 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
         return None;
     }
     let (_, tail, count) = window.pattern_in(PERIOD..=PERIOD)?;
-    let partner = tail.last().map(|r| window.run.tool_name(r.tool).to_owned());
+    let partner = tail
+        .last()
+        .map(|r| window.run.tool_name(r.tool()).to_owned());
     periodic_finding(
         DetectorId::PingPong,
         tail,

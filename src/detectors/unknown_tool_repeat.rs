@@ -9,7 +9,7 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     let tool = proposal.tool_index?;
     let mut count = 0u32;
     let mut reported = false;
-    for record in window.run.records().iter().filter(|r| r.tool == tool) {
+    for record in window.run.records().iter().filter(|r| r.tool() == tool) {
         if record.reported_missing() {
             reported = true;
             count += 1;
