@@ -5,10 +5,11 @@ use crate::config::Config;
 use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
 use crate::history::{fingerprint, CallRecord, CompactionWatch, Fingerprint, RecordState, Run};
-use crate::input::{fnv1a, parse_call, parse_outcome, CallInput, OutcomeInput};
+use crate::input::{fnv1a, parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
 use crate::outcome::{
     digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
 };
+use crate::outcome_fields::{digest_result_fields, ResultFields};
 use crate::outcome_text::digest_result_text;
 use crate::runs::RunTable;
 use crate::snapshot;
@@ -57,10 +58,29 @@ impl Guard {
     /// Before dispatch: may the call run? `now_ms` is used when the call has no `at`.
     pub fn check(&mut self, call_json: &str, now_ms: f64) -> Result<Verdict, GuardError> {
         let call = parse_call(call_json, self.config.max_record_bytes)?;
+        self.check_input(&call, now_ms)
+    }
+
+    /// `check` of a call handed over field by field. `Ok(None)`: the call is too large to be sure
+    /// its JSON record would fit `maxRecordBytes`; an error: the call is not an ordinary one. In
+    /// both cases `check` of the JSON record gives the answer (and the exact error).
+    pub fn check_fields(
+        &mut self,
+        fields: &CallFields,
+        now_ms: f64,
+    ) -> Result<Option<Verdict>, GuardError> {
+        if !self.fits_any_record(fields.byte_len(), 0) {
+            return Ok(None);
+        }
+        let call = fields.call()?;
+        self.check_input(&call, now_ms).map(Some)
+    }
+
+    fn check_input(&mut self, call: &CallInput, now_ms: f64) -> Result<Verdict, GuardError> {
         let args = fingerprint(&call.args_digest()?);
-        let kind = self.call_kind(&call)?;
+        let kind = self.call_kind(call)?;
         self.stats.checks += 1;
-        let verdict = self.check_call(&call, args, kind, now_ms);
+        let verdict = self.check_call(call, args, kind, now_ms);
         self.stats.count(&verdict);
         Ok(verdict)
     }
@@ -79,10 +99,57 @@ impl Guard {
         now_ms: f64,
     ) -> Result<Verdict, GuardError> {
         let input = parse_outcome(outcome_json, self.config.max_record_bytes)?;
-        let verdict = self.record_outcome(&input, side_text, now_ms)?;
+        let call = &input.call;
+        if !self.config.enabled {
+            return Ok(self.recorded(Verdict::allow(&call.tool, call.run_id.as_deref())));
+        }
+        let (args, kind) = self.fingerprint_for_outcome(call)?;
+        let exec_like = is_exec_like(call, kind);
+        let outcome = digest_tool_outcome(&self.config, &input, exec_like, side_text)?;
+        let verdict = self.settle_outcome(call, args, kind, &outcome, now_ms);
+        Ok(self.recorded(verdict))
+    }
+
+    /// `record` of an outcome handed over field by field (a result without an error). `Ok(None)`
+    /// and errors as for `check_fields`: `record` of the JSON record gives the answer.
+    pub fn record_fields(
+        &mut self,
+        fields: &CallFields,
+        result: &ResultFields,
+        now_ms: f64,
+    ) -> Result<Option<Verdict>, GuardError> {
+        let bytes = fields.byte_len() + result.byte_len();
+        if !self.fits_any_record(bytes, result.part_count()) {
+            return Ok(None);
+        }
+        let call = fields.call()?;
+        if !self.config.enabled {
+            return Ok(Some(
+                self.recorded(Verdict::allow(&call.tool, call.run_id.as_deref())),
+            ));
+        }
+        let (args, kind) = self.fingerprint_for_outcome(&call)?;
+        let exec_like = is_exec_like(&call, kind);
+        let outcome = digest_fields_outcome(&self.config, &call.tool, result, exec_like)?;
+        let verdict = self.settle_outcome(&call, args, kind, &outcome, now_ms);
+        Ok(Some(self.recorded(verdict)))
+    }
+
+    /// Counts a `record` verdict.
+    fn recorded(&mut self, verdict: Verdict) -> Verdict {
         self.stats.records += 1;
         self.stats.count(&verdict);
-        Ok(verdict)
+        verdict
+    }
+
+    /// Whether any JSON record holding `bytes` of field text in `parts` text parts is within
+    /// `maxRecordBytes` (JSON escaping at most sextuples a byte; keys and framing are bounded).
+    fn fits_any_record(&self, bytes: usize, parts: usize) -> bool {
+        let worst = bytes
+            .saturating_mul(6)
+            .saturating_add(512)
+            .saturating_add(parts.saturating_mul(64));
+        worst <= self.config.max_record_bytes as usize
     }
 
     /// The host compacted the run's context: arm the post-compaction guard.
@@ -237,20 +304,16 @@ impl Guard {
         }
     }
 
-    fn record_outcome(
+    /// Attaches an outcome to its call in the window, then forecasts the identical next call.
+    fn settle_outcome(
         &mut self,
-        input: &OutcomeInput,
-        side_text: Option<&[u8]>,
+        call: &CallInput,
+        args: Fingerprint,
+        kind: ToolKind,
+        outcome: &OutcomeDigest,
         now_ms: f64,
-    ) -> Result<Verdict, GuardError> {
-        let call = &input.call;
+    ) -> Verdict {
         let run_id = call.run_id.as_deref();
-        if !self.config.enabled {
-            return Ok(Verdict::allow(&call.tool, run_id));
-        }
-        let (args, kind) = self.fingerprint_for_outcome(call)?;
-        let exec_like = call.tool == "exec" || (call.tool == "process" && kind == ToolKind::Poll);
-        let outcome = digest_tool_outcome(&self.config, input, exec_like, side_text)?;
         let config = &self.config;
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
@@ -277,9 +340,8 @@ impl Guard {
             if let Some(found) =
                 post_compaction_step(run, triple, config.post_compaction_guard.window_size)
             {
-                return Ok(
-                    Verdict::from_finding(&found, &call.tool, run_id).under_policy(config.policy)
-                );
+                return Verdict::from_finding(&found, &call.tool, run_id)
+                    .under_policy(config.policy);
             }
         }
         let next_identical = Self::proposal(config, run, &call.tool, kind, args, None);
@@ -289,7 +351,7 @@ impl Guard {
             }
             _ => Verdict::allow(&call.tool, run_id),
         };
-        Ok(verdict.under_policy(config.policy))
+        verdict.under_policy(config.policy)
     }
 }
 
@@ -313,6 +375,26 @@ fn scrub(value: Value) {
     }
 }
 
+/// `exec`, and `process` polls, are digested by their exec profile.
+fn is_exec_like(call: &CallInput, kind: ToolKind) -> bool {
+    call.tool == "exec" || (call.tool == "process" && kind == ToolKind::Poll)
+}
+
+/// The tool's volatile keys and ignored JSON pointers.
+fn outcome_settings<'c>(config: &'c Config, tool: &str) -> (ToolVolatileKeys<'c>, &'c [String]) {
+    let settings = config.tools.get(tool);
+    let keys = ToolVolatileKeys {
+        global: &config.volatile_keys,
+        tool: settings.map_or(&[][..], |s| &s.ignore_keys),
+    };
+    (keys, settings.map_or(&[][..], |s| &s.ignore_pointers))
+}
+
+/// Whether an outcome is digested without a tree: no profile, no pointers, no error.
+fn is_ordinary(tool: &str, exec_like: bool, pointers: &[String]) -> bool {
+    !exec_like && tool != "write" && pointers.is_empty()
+}
+
 /// The outcome digest, after the tool's own ignored keys and JSON pointers: straight from the
 /// record text for ordinary results, else from the parsed result or error.
 fn digest_tool_outcome(
@@ -322,41 +404,79 @@ fn digest_tool_outcome(
     side_text: Option<&[u8]>,
 ) -> Result<OutcomeDigest, GuardError> {
     let tool = &*input.call.tool;
-    let settings = config.tools.get(tool);
-    let keys = ToolVolatileKeys {
-        global: &config.volatile_keys,
-        tool: settings.map_or(&[][..], |s| &s.ignore_keys),
-    };
-    let pointers = settings.map_or(&[][..], |s| &s.ignore_pointers);
-    let ordinary = !exec_like && tool != "write" && pointers.is_empty() && !input.has_error();
-    if ordinary {
+    let (keys, pointers) = outcome_settings(config, tool);
+    if is_ordinary(tool, exec_like, pointers) && !input.has_error() {
         if let Some(digest) = digest_result_text(input.text(), input.result_at(), side_text, &keys)
         {
             return Ok(digest);
         }
     }
-    let (mut result, mut error) = (input.result()?, input.error()?);
-    if !pointers.is_empty() {
-        let strip = |v: Value| {
-            let stripped = without_pointers(&v, pointers);
-            scrub(v);
-            stripped
-        };
-        (result, error) = (result.map(strip), error.map(strip));
-    }
-    let parts = OutcomeParts {
+    let tree = Tree {
         tool,
         exec_like,
-        result: result.as_ref(),
-        error: error.as_ref(),
-        side_text,
+        keys: &keys,
+        pointers,
     };
-    let digest = digest_outcome(&parts, &keys);
-    // Fingerprints only: the parsed result and error held raw content.
-    for value in [result, error].into_iter().flatten() {
-        scrub(value);
+    tree.digest(input.result()?, input.error()?, side_text)
+}
+
+/// The outcome digest of a result handed over field by field.
+fn digest_fields_outcome(
+    config: &Config,
+    tool: &str,
+    result: &ResultFields,
+    exec_like: bool,
+) -> Result<OutcomeDigest, GuardError> {
+    let (keys, pointers) = outcome_settings(config, tool);
+    if is_ordinary(tool, exec_like, pointers) {
+        return digest_result_fields(result, &keys);
     }
-    digest
+    let tree = Tree {
+        tool,
+        exec_like,
+        keys: &keys,
+        pointers,
+    };
+    tree.digest(result.tree()?, None, None)
+}
+
+/// The tree path: the outcome parsed, its ignored pointers removed, digested by `outcome.rs`.
+struct Tree<'a> {
+    tool: &'a str,
+    exec_like: bool,
+    keys: &'a ToolVolatileKeys<'a>,
+    pointers: &'a [String],
+}
+
+impl Tree<'_> {
+    fn digest(
+        &self,
+        mut result: Option<Value>,
+        mut error: Option<Value>,
+        side_text: Option<&[u8]>,
+    ) -> Result<OutcomeDigest, GuardError> {
+        if !self.pointers.is_empty() {
+            let strip = |v: Value| {
+                let stripped = without_pointers(&v, self.pointers);
+                scrub(v);
+                stripped
+            };
+            (result, error) = (result.map(strip), error.map(strip));
+        }
+        let parts = OutcomeParts {
+            tool: self.tool,
+            exec_like: self.exec_like,
+            result: result.as_ref(),
+            error: error.as_ref(),
+            side_text,
+        };
+        let digest = digest_outcome(&parts, self.keys);
+        // Fingerprints only: the parsed result and error held raw content.
+        for value in [result, error].into_iter().flatten() {
+            scrub(value);
+        }
+        digest
+    }
 }
 
 /// Feeds one completion to an armed post-compaction watch; fires when all `window` completions

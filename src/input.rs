@@ -34,9 +34,13 @@ impl CallInput<'_> {
         let mut hasher = HashSink::new();
         match self.args_raw {
             None => hasher.put(b"{}"),
-            Some(raw) => Reader::new(raw)
-                .write_canonical(MAX_DEPTH, &KeepAll, &mut hasher)
-                .map_err(|e| field_error(e, "args"))?,
+            Some(raw) => {
+                let mut reader = Reader::new(raw);
+                reader
+                    .write_canonical(MAX_DEPTH, &KeepAll, &mut hasher)
+                    .and_then(|()| reader.end())
+                    .map_err(|e| field_error(e, "args"))?
+            }
         }
         Ok(hasher.finish())
     }
@@ -47,6 +51,45 @@ impl CallInput<'_> {
             None | Some(Value::Null) => Ok(Value::Object(Default::default())),
             Some(v) => Ok(v),
         }
+    }
+}
+
+/// A call handed over field by field: the host separated the record's fields (the strings as
+/// they are, `args` as JSON text), so nothing is parsed but the arguments. The same call as the
+/// JSON record `{"runId", "tool", "args", "callId", "at"}` with these values.
+#[derive(Debug, Clone, Copy)]
+pub struct CallFields<'a> {
+    pub run_id: Option<&'a str>,
+    pub tool: &'a str,
+    pub call_id: Option<&'a str>,
+    /// JSON text of the arguments; `None` when the record has none.
+    pub args: Option<&'a str>,
+    /// Non-finite times count as absent, as JSON (where they are `null`) has it.
+    pub at: Option<f64>,
+}
+
+impl<'a> CallFields<'a> {
+    /// The call, with the checks `parse_call` makes on the same fields.
+    pub fn call(&self) -> Result<CallInput<'a>, GuardError> {
+        check_tool_name(self.tool)?;
+        let args_raw = self.args.filter(|r| *r != "null");
+        Ok(CallInput {
+            run_id: self.run_id.map(Cow::Borrowed),
+            tool: Cow::Borrowed(self.tool),
+            args_raw,
+            args_text_hash: args_text_hash(args_raw),
+            call_id: self.call_id.map(Cow::Borrowed),
+            at: self.at.filter(|x| x.is_finite()),
+        })
+    }
+
+    /// UTF-8 bytes handed over.
+    pub fn byte_len(&self) -> usize {
+        [self.run_id, Some(self.tool), self.call_id, self.args]
+            .iter()
+            .flatten()
+            .map(|s| s.len())
+            .sum()
     }
 }
 
@@ -260,21 +303,9 @@ fn call_fields<'a>(raw: &RawRecord<'a>) -> Result<CallInput<'a>, GuardError> {
         return Err(GuardError::record(Some("tool"), "tool is required"));
     };
     let tool = match text_field(tool_raw) {
-        Some(s) if !s.is_empty() && s.len() <= MAX_TOOL_NAME_BYTES => s,
-        Some(s) if s.is_empty() => {
-            return Err(GuardError::record(
-                Some("tool"),
-                "tool must be a non-empty string",
-            ))
-        }
-        Some(s) => {
-            return Err(GuardError::record(
-                Some("tool"),
-                format!(
-                    "tool name is {} bytes, longer than {MAX_TOOL_NAME_BYTES}",
-                    s.len()
-                ),
-            ))
+        Some(name) => {
+            check_tool_name(&name)?;
+            name
         }
         None => {
             let other = json_field(tool_raw, "tool")?;
@@ -285,7 +316,7 @@ fn call_fields<'a>(raw: &RawRecord<'a>) -> Result<CallInput<'a>, GuardError> {
         }
     };
     let args_raw = raw.args.filter(|r| *r != "null");
-    let args_text_hash = fnv1a(args_raw.unwrap_or("{}").as_bytes());
+    let args_text_hash = args_text_hash(args_raw);
     let at = match raw.at.map(|r| json_field(r, "at")).transpose()? {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => n.as_f64().filter(|x| x.is_finite()),
@@ -307,6 +338,31 @@ fn call_fields<'a>(raw: &RawRecord<'a>) -> Result<CallInput<'a>, GuardError> {
         call_id: optional_string(raw.call_id, "callId")?,
         at,
     })
+}
+
+/// A tool name is a non-empty string of at most `MAX_TOOL_NAME_BYTES`.
+fn check_tool_name(name: &str) -> Result<(), GuardError> {
+    if name.is_empty() {
+        return Err(GuardError::record(
+            Some("tool"),
+            "tool must be a non-empty string",
+        ));
+    }
+    if name.len() > MAX_TOOL_NAME_BYTES {
+        return Err(GuardError::record(
+            Some("tool"),
+            format!(
+                "tool name is {} bytes, longer than {MAX_TOOL_NAME_BYTES}",
+                name.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The lookup key of the arguments' text (absent arguments are `{}`).
+fn args_text_hash(args_raw: Option<&str>) -> u64 {
+    fnv1a(args_raw.unwrap_or("{}").as_bytes())
 }
 
 /// The string a field's raw JSON text holds, if it is one (borrowed when it has no escapes).

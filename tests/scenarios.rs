@@ -10,7 +10,163 @@
 use serde_json::{json, Map, Value};
 use std::fs;
 use std::path::Path;
-use tool_loop_guard::{Guard, GuardError, Verdict};
+use tool_loop_guard::{CallFields, Guard, GuardError, ResultFields, TextField, Verdict};
+
+/// How records reach the guard: as JSON text, or field by field wherever the record is ordinary
+/// (as the JS wrapper hands them over), falling back to JSON text where the guard asks for it.
+#[derive(Clone, Copy, PartialEq)]
+enum Transport {
+    Json,
+    Fields,
+}
+
+/// The record's fields, when it is one the JS wrapper would hand over field by field.
+fn fields_of(record: &Value) -> Option<(CallFields<'_>, Option<ResultFields<'_>>)> {
+    let object = record.as_object()?;
+    const KEYS: [&str; 7] = ["runId", "tool", "args", "callId", "at", "result", "error"];
+    if object.keys().any(|k| !KEYS.contains(&k.as_str())) {
+        return None;
+    }
+    let text = |key: &str| match object.get(key) {
+        None | Some(Value::Null) => Some(None),
+        Some(Value::String(s)) => Some(Some(s.as_str())),
+        Some(_) => None,
+    };
+    let at = match object.get("at") {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => n.as_f64(),
+        Some(_) => return None,
+    };
+    let call = CallFields {
+        run_id: text("runId")?,
+        tool: object.get("tool")?.as_str()?,
+        call_id: text("callId")?,
+        args: None,
+        at,
+    };
+    if !matches!(object.get("error"), None | Some(Value::Null)) {
+        return None;
+    }
+    let result = match object.get("result") {
+        None | Some(Value::Null) => ResultFields::Absent,
+        Some(Value::String(s)) => ResultFields::Text(TextField::Text(s)),
+        Some(Value::Object(map)) => {
+            if map
+                .keys()
+                .any(|k| !["content", "details", "isError"].contains(&k.as_str()))
+            {
+                return None;
+            }
+            let mut texts = Vec::new();
+            for part in map.get("content")?.as_array()? {
+                let part = part.as_object()?;
+                if part.len() != 2 || part.get("type")? != "text" {
+                    return None;
+                }
+                texts.push(TextField::Text(part.get("text")?.as_str()?));
+            }
+            let is_error = match map.get("isError") {
+                None => None,
+                Some(Value::Bool(b)) => Some(*b),
+                Some(_) => return None,
+            };
+            ResultFields::Parts {
+                texts,
+                details: None,
+                is_error,
+            }
+        }
+        Some(_) => return None,
+    };
+    let with_result = object.contains_key("result") || object.contains_key("error");
+    Some((call, with_result.then_some(result)))
+}
+
+/// `check` or `record` of a record's JSON text through `transport`. With the fields transport the
+/// same record also goes as JSON text to `twin`, and the two guards must then hold the same
+/// window (the same fingerprints, bit for bit) for the record's run.
+fn submit(
+    guard: &mut Guard,
+    twin: &mut Guard,
+    json: &str,
+    record: bool,
+    transport: Transport,
+) -> Result<Verdict, GuardError> {
+    let verdict = submit_once(guard, json, record, transport);
+    if transport == Transport::Fields {
+        let twin_verdict = submit_once(twin, json, record, Transport::Json);
+        let run_id = serde_json::from_str::<Value>(json)
+            .ok()
+            .and_then(|v| v.get("runId").and_then(Value::as_str).map(str::to_owned));
+        assert_eq!(
+            verdict
+                .as_ref()
+                .map(verdict_string)
+                .map_err(|e| e.to_string()),
+            twin_verdict
+                .as_ref()
+                .map(verdict_string)
+                .map_err(|e| e.to_string()),
+            "fields and JSON verdicts differ for {json}"
+        );
+        assert!(
+            guard.export_run(run_id.as_deref()) == twin.export_run(run_id.as_deref()),
+            "fields and JSON windows differ after {json}"
+        );
+    }
+    verdict
+}
+
+fn submit_once(
+    guard: &mut Guard,
+    json: &str,
+    record: bool,
+    transport: Transport,
+) -> Result<Verdict, GuardError> {
+    let exact = |guard: &mut Guard| {
+        if record {
+            guard.record(json, 0.0)
+        } else {
+            guard.check(json, 0.0)
+        }
+    };
+    if transport == Transport::Json {
+        return exact(guard);
+    }
+    let Ok(value) = serde_json::from_str::<Value>(json) else {
+        return exact(guard);
+    };
+    let args = value.get("args").map(Value::to_string);
+    let details = value
+        .get("result")
+        .and_then(|r| r.get("details"))
+        .map(Value::to_string);
+    let Some((mut call, result)) = fields_of(&value) else {
+        return exact(guard);
+    };
+    call.args = args.as_deref();
+    let answer = match (record, result) {
+        (false, _) => guard.check_fields(&call, 0.0),
+        (true, result) => {
+            let result = match result {
+                Some(ResultFields::Parts {
+                    texts, is_error, ..
+                }) => ResultFields::Parts {
+                    texts,
+                    details: details.as_deref(),
+                    is_error,
+                },
+                Some(other) => other,
+                None => ResultFields::Absent,
+            };
+            guard.record_fields(&call, &result, 0.0)
+        }
+    };
+    match answer {
+        Ok(Some(verdict)) => Ok(verdict),
+        Ok(None) | Err(_) => exact(guard),
+    }
+}
 
 /// Step keys that drive the runner and are not part of the record.
 const RUNNER_KEYS: [&str; 11] = [
@@ -109,7 +265,7 @@ fn error_matches(err: &GuardError, want: &Value) -> bool {
             .is_none_or(|f| f.as_str() == err.field.as_deref())
 }
 
-fn run_scenario(path: &Path, failures: &mut Vec<String>) {
+fn run_scenario(path: &Path, transport: Transport, failures: &mut Vec<String>) {
     let text = fs::read_to_string(path).unwrap();
     let mut reader = serde_json::Deserializer::from_str(&text);
     reader.disable_recursion_limit();
@@ -118,8 +274,13 @@ fn run_scenario(path: &Path, failures: &mut Vec<String>) {
     let name = scenario["name"].as_str().unwrap_or("?").to_owned();
     let mut fail = |msg: String| {
         failures.push(format!(
-            "{} [{name}]: {msg}",
-            path.file_name().unwrap().to_string_lossy()
+            "{} [{name}]{}: {msg}",
+            path.file_name().unwrap().to_string_lossy(),
+            if transport == Transport::Fields {
+                " (fields)"
+            } else {
+                ""
+            }
         ))
     };
     let config = scenario.get("config").cloned().unwrap_or(Value::Null);
@@ -139,6 +300,7 @@ fn run_scenario(path: &Path, failures: &mut Vec<String>) {
         Ok(g) => g,
         Err(e) => return fail(format!("config rejected: {e}")),
     };
+    let mut twin = Guard::new(&config).unwrap();
     for (n, step) in scenario["steps"]
         .as_array()
         .expect("steps")
@@ -150,11 +312,7 @@ fn run_scenario(path: &Path, failures: &mut Vec<String>) {
         match step["op"].as_str().unwrap() {
             op @ ("check" | "record") => {
                 let json = record_json(step, true, 1);
-                let got = if op == "check" {
-                    guard.check(&json, 0.0)
-                } else {
-                    guard.record(&json, 0.0)
-                };
+                let got = submit(&mut guard, &mut twin, &json, op == "record", transport);
                 match (got, step.get("expectError")) {
                     (Err(e), Some(want)) if error_matches(&e, want) => {}
                     (Err(e), Some(want)) => fail(format!(
@@ -191,7 +349,13 @@ fn run_scenario(path: &Path, failures: &mut Vec<String>) {
                             obj.entry(key.to_owned()).or_insert(v.clone());
                         }
                     }
-                    let checked = guard.check(&record_json(&call, false, i), 0.0);
+                    let checked = submit(
+                        &mut guard,
+                        &mut twin,
+                        &record_json(&call, false, i),
+                        false,
+                        transport,
+                    );
                     let checked = match checked {
                         Ok(v) => v,
                         Err(e) => {
@@ -210,7 +374,13 @@ fn run_scenario(path: &Path, failures: &mut Vec<String>) {
                     if got.starts_with("block") || got.starts_with("stop") {
                         continue;
                     }
-                    let recorded = match guard.record(&record_json(&call, true, i), 0.0) {
+                    let recorded = match submit(
+                        &mut guard,
+                        &mut twin,
+                        &record_json(&call, true, i),
+                        true,
+                        transport,
+                    ) {
                         Ok(v) => verdict_string(&v),
                         Err(e) => {
                             fail(format!("step {n} call {i}: record error {e}"));
@@ -228,12 +398,24 @@ fn run_scenario(path: &Path, failures: &mut Vec<String>) {
                     }
                 }
             }
-            "compacted" => guard.compacted(run_id),
-            "progress" => guard.progress(run_id),
-            "endRun" => guard.end_run(run_id),
+            "compacted" => {
+                guard.compacted(run_id);
+                twin.compacted(run_id);
+            }
+            "progress" => {
+                guard.progress(run_id);
+                twin.progress(run_id);
+            }
+            "endRun" => {
+                guard.end_run(run_id);
+                twin.end_run(run_id);
+            }
             "roundTrip" => {
                 let bytes = guard.export_run(run_id);
                 guard.end_run(run_id);
+                let twin_bytes = twin.export_run(run_id);
+                twin.end_run(run_id);
+                twin.import_run(&twin_bytes).unwrap();
                 match guard.import_run(&bytes) {
                     Ok(id) if id.as_deref() == run_id => {}
                     Ok(id) => fail(format!("step {n}: snapshot restored run {id:?}")),
@@ -255,8 +437,10 @@ fn every_scenario_matches_its_expected_verdicts() {
         .collect();
     files.sort();
     let mut failures = Vec::new();
-    for file in &files {
-        run_scenario(file, &mut failures);
+    for transport in [Transport::Json, Transport::Fields] {
+        for file in &files {
+            run_scenario(file, transport, &mut failures);
+        }
     }
     for f in &failures {
         eprintln!("FAIL {f}");

@@ -1,0 +1,171 @@
+//! Results handed over field by field (see `input::CallFields`): a string, or an MCP-style result
+//! whose `content` holds only text parts, with optional `details` (as JSON text) and `isError`.
+//! Their digest is the one `outcome.rs` defines for the same result given as JSON: framed directly
+//! for ordinary tools, or through the result's tree where a profile needs one (the caller decides).
+
+use crate::canonical::{ByteSink, HashSink, KeyFilter};
+use crate::error::GuardError;
+use crate::input::MAX_DEPTH;
+use crate::json::Reader;
+use crate::outcome::{
+    digest_from_hex, names_missing_tool, put_text, put_text_digest, Kind, OutcomeDigest,
+    MAX_SCANNED_TEXT_BYTES, OUTCOME_TAG,
+};
+use serde_json::{Map, Value};
+
+/// One text: as it is, or as the lowercase hex SHA-256 the host computed (texts longer than
+/// `MAX_SCANNED_TEXT_BYTES` only, as for `textSha256`).
+#[derive(Debug, Clone, Copy)]
+pub enum TextField<'a> {
+    Text(&'a str),
+    Sha256Hex(&'a str),
+}
+
+/// A result handed over field by field.
+#[derive(Debug, Clone)]
+pub enum ResultFields<'a> {
+    /// No result, or `null`.
+    Absent,
+    /// A string result.
+    Text(TextField<'a>),
+    /// `{"content": [{"type": "text", "text": …}, …], "details": …, "isError": …}`.
+    Parts {
+        texts: Vec<TextField<'a>>,
+        /// JSON text of `details`.
+        details: Option<&'a str>,
+        is_error: Option<bool>,
+    },
+}
+
+impl ResultFields<'_> {
+    /// UTF-8 bytes handed over, host-hashed texts not counted.
+    pub fn byte_len(&self) -> usize {
+        let text_len = |text: &TextField| match text {
+            TextField::Text(text) => text.len(),
+            TextField::Sha256Hex(_) => 0,
+        };
+        match self {
+            ResultFields::Absent => 0,
+            ResultFields::Text(text) => text_len(text),
+            ResultFields::Parts { texts, details, .. } => {
+                texts.iter().map(text_len).sum::<usize>() + details.map_or(0, str::len)
+            }
+        }
+    }
+
+    /// Text parts handed over.
+    pub fn part_count(&self) -> usize {
+        match self {
+            ResultFields::Absent => 0,
+            ResultFields::Text(_) => 1,
+            ResultFields::Parts { texts, .. } => texts.len(),
+        }
+    }
+
+    /// The result as the JSON record would have held it (host-hashed texts as `textSha256` parts).
+    pub fn tree(&self) -> Result<Option<Value>, GuardError> {
+        let part = |text: &TextField| {
+            let mut part = Map::new();
+            part.insert("type".to_owned(), Value::String("text".to_owned()));
+            let (key, value) = match text {
+                TextField::Text(text) => ("text", text),
+                TextField::Sha256Hex(hex) => ("textSha256", hex),
+            };
+            part.insert(key.to_owned(), Value::String((*value).to_owned()));
+            Value::Object(part)
+        };
+        Ok(match self {
+            ResultFields::Absent => None,
+            ResultFields::Text(TextField::Text(text)) => Some(Value::String((*text).to_owned())),
+            ResultFields::Text(hashed) => Some(Value::Object(Map::from_iter([(
+                "content".to_owned(),
+                Value::Array(vec![part(hashed)]),
+            )]))),
+            ResultFields::Parts {
+                texts,
+                details,
+                is_error,
+            } => {
+                let mut result = Map::new();
+                result.insert(
+                    "content".to_owned(),
+                    Value::Array(texts.iter().map(part).collect()),
+                );
+                if let Some(details) = details {
+                    let parsed = crate::json::parse(details, MAX_DEPTH - 1).map_err(|_| {
+                        GuardError::record(Some("result"), "result.details is not valid JSON")
+                    })?;
+                    result.insert("details".to_owned(), parsed);
+                }
+                if let Some(is_error) = is_error {
+                    result.insert("isError".to_owned(), Value::Bool(*is_error));
+                }
+                Some(Value::Object(result))
+            }
+        })
+    }
+}
+
+/// The digest of an ordinary tool's result (no exec-like profile, no unchanged-write check, no
+/// ignored pointers), framed as `outcome.rs` frames the same result given as JSON.
+pub fn digest_result_fields(
+    result: &ResultFields,
+    keys: &dyn KeyFilter,
+) -> Result<OutcomeDigest, GuardError> {
+    let mut sink = HashSink::new();
+    sink.put(OUTCOME_TAG);
+    let (kind, missing_tool) = match result {
+        ResultFields::Absent => {
+            sink.put(&[Kind::Result as u8]);
+            sink.put(b"jnull");
+            (Kind::Result, false)
+        }
+        ResultFields::Text(text) => {
+            sink.put(&[Kind::Result as u8]);
+            put_text_field(text, &mut sink)?;
+            (Kind::Result, false)
+        }
+        ResultFields::Parts {
+            texts,
+            details,
+            is_error,
+        } => {
+            let is_error = *is_error == Some(true);
+            let kind = if is_error { Kind::Error } else { Kind::Result };
+            sink.put(&[kind as u8]);
+            let mut missing_tool = false;
+            for text in texts {
+                put_text_field(text, &mut sink)?;
+                if let TextField::Text(text) = text {
+                    missing_tool |= is_error
+                        && text.len() <= MAX_SCANNED_TEXT_BYTES
+                        && names_missing_tool(text);
+                }
+            }
+            if let Some(details) = details {
+                sink.put(b"j");
+                let mut reader = Reader::new(details);
+                reader
+                    .write_canonical(MAX_DEPTH - 1, keys, &mut sink)
+                    .and_then(|()| reader.end())
+                    .map_err(|_| {
+                        GuardError::record(Some("result"), "result.details is not valid JSON")
+                    })?;
+            }
+            (kind, missing_tool)
+        }
+    };
+    Ok(OutcomeDigest {
+        digest: sink.finish(),
+        is_error: kind == Kind::Error,
+        missing_tool,
+    })
+}
+
+fn put_text_field(text: &TextField, sink: &mut dyn ByteSink) -> Result<(), GuardError> {
+    match text {
+        TextField::Text(text) => put_text(text.as_bytes(), sink),
+        TextField::Sha256Hex(hex) => put_text_digest(&digest_from_hex(Some(hex))?, sink),
+    }
+    Ok(())
+}
