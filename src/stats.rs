@@ -1,13 +1,13 @@
 //! Counters for metrics and logs: calls seen and verdicts by action, level and detector. Counted
 //! in fixed arrays on every verdict; the name-keyed maps exist only in the `Stats` report.
 
+use crate::json_writer::JsonObject;
 use crate::verdict::{Action, DetectorId, Level, Verdict};
-use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// The report: counters by name (every name present, zero or not).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// The report: counters by name (every name present, zero or not). In JSON (`to_json`) the fields
+/// are camelCase and the maps objects with their keys in sorted order.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Stats {
     pub checks: u64,
     pub records: u64,
@@ -16,6 +16,28 @@ pub struct Stats {
     pub by_detector: BTreeMap<&'static str, u64>,
     pub live_runs: u64,
     pub evicted_runs: u64,
+}
+
+impl Stats {
+    /// The JSON text the host receives.
+    pub fn to_json(&self) -> String {
+        let named = |map: &BTreeMap<&'static str, u64>| {
+            let mut o = JsonObject::new();
+            for (name, count) in map {
+                o.uint(name, *count);
+            }
+            o
+        };
+        let mut o = JsonObject::new();
+        o.uint("checks", self.checks);
+        o.uint("records", self.records);
+        o.object("byAction", named(&self.by_action));
+        o.object("byLevel", named(&self.by_level));
+        o.object("byDetector", named(&self.by_detector));
+        o.uint("liveRuns", self.live_runs);
+        o.uint("evictedRuns", self.evicted_runs);
+        o.finish()
+    }
 }
 
 const ACTIONS: [&str; 4] = ["allow", "warn", "block", "stop"];
@@ -81,5 +103,35 @@ impl Counters {
 fn bump(counts: &mut [u64], index: usize) {
     if let Some(count) = counts.get_mut(index) {
         *count += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_has_every_name_in_sorted_order() {
+        let mut counters = Counters {
+            checks: 2,
+            records: 1,
+            ..Counters::default()
+        };
+        let mut stop = Verdict::allow("t", None);
+        stop.action = Action::Stop;
+        stop.level = Level::CircuitBreak;
+        stop.detector = Some(DetectorId::MaxTurns);
+        counters.count(&stop);
+        counters.count(&Verdict::allow("t", None));
+        assert_eq!(
+            counters.report(3, 4).to_json(),
+            "{\"checks\":2,\"records\":1,\
+             \"byAction\":{\"allow\":1,\"block\":0,\"stop\":1,\"warn\":0},\
+             \"byLevel\":{\"circuit_break\":1,\"critical\":0,\"ok\":1,\"warning\":0},\
+             \"byDetector\":{\"cycle\":0,\"error_repeat\":0,\"generic_repeat\":0,\
+             \"global_circuit_breaker\":0,\"known_poll_no_progress\":0,\"max_turns\":1,\
+             \"ping_pong\":0,\"post_compaction_loop\":0,\"stall\":0,\"tool_cap\":0,\
+             \"unknown_tool_repeat\":0},\"liveRuns\":3,\"evictedRuns\":4}"
+        );
     }
 }
