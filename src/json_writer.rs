@@ -6,7 +6,7 @@
 //! characters only), numbers are written as ECMAScript's `Number#toString` writes them, and
 //! non-finite numbers, which JSON cannot carry, are written as `null`.
 
-use crate::canonical::{write_number, write_string};
+use crate::canonical::{write_number, write_string, write_uint};
 
 /// A JSON object under construction; members appear in the order they are added. Keys are the
 /// core's own ASCII field names and are written as they are.
@@ -79,23 +79,6 @@ impl JsonObject {
         // Only UTF-8 went in (keys and values are `&str`, escapes are ASCII).
         String::from_utf8(self.close()).unwrap_or_default()
     }
-}
-
-/// Writes `value` in decimal.
-fn write_uint(mut value: u64, out: &mut Vec<u8>) {
-    let mut buf = [0u8; 20];
-    let mut pos = buf.len();
-    loop {
-        pos -= 1;
-        if let Some(slot) = buf.get_mut(pos) {
-            *slot = b'0' + (value % 10) as u8;
-        }
-        value /= 10;
-        if value == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(buf.get(pos..).unwrap_or_default());
 }
 
 fn write_f64(value: f64, out: &mut Vec<u8>) {
