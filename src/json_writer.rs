@@ -19,6 +19,7 @@ impl JsonObject {
         JsonObject { out: vec![b'{'] }
     }
 
+    #[inline(never)]
     fn key(&mut self, key: &str) {
         if self.out.len() > 1 {
             self.out.push(b',');
@@ -28,12 +29,14 @@ impl JsonObject {
         self.out.extend_from_slice(b"\":");
     }
 
+    #[inline(never)]
     pub fn string(&mut self, key: &str, value: &str) {
         self.key(key);
         write_string(value, &mut self.out);
     }
 
     /// A string, or `null` when there is none.
+    #[inline(never)]
     pub fn opt_string(&mut self, key: &str, value: Option<&str>) {
         match value {
             Some(value) => self.string(key, value),
@@ -45,12 +48,14 @@ impl JsonObject {
     }
 
     /// An integer, written exactly.
+    #[inline(never)]
     pub fn uint(&mut self, key: &str, value: u64) {
         self.key(key);
         write_uint(value, &mut self.out);
     }
 
     /// An integer, or `null` when there is none.
+    #[inline(never)]
     pub fn opt_uint(&mut self, key: &str, value: Option<u64>) {
         self.key(key);
         match value {
@@ -59,11 +64,13 @@ impl JsonObject {
         }
     }
 
+    #[inline(never)]
     pub fn number(&mut self, key: &str, value: f64) {
         self.key(key);
         write_f64(value, &mut self.out);
     }
 
+    #[inline(never)]
     pub fn object(&mut self, key: &str, value: JsonObject) {
         self.key(key);
         self.out.extend_from_slice(&value.close());
