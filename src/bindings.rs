@@ -38,11 +38,6 @@ fn to_js_error(error: GuardError) -> JsValue {
     js.into()
 }
 
-fn to_json(value: &impl serde::Serialize) -> String {
-    // Verdicts and stats are plain structs of strings and numbers: serialisation cannot fail.
-    serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned())
-}
-
 /// Zeroes a buffer of raw content before it is freed.
 fn clear(text: String) {
     let mut bytes = text.into_bytes();
@@ -56,7 +51,7 @@ impl WasmGuard {
         if verdict.is_plain_allow() {
             return Ok(0);
         }
-        self.verdict = to_json(&verdict);
+        self.verdict = verdict.to_json();
         Ok(1)
     }
 }
@@ -180,7 +175,7 @@ impl WasmGuard {
     }
 
     pub fn stats(&self) -> String {
-        to_json(&self.inner.stats())
+        self.inner.stats().to_json()
     }
 }
 

@@ -514,7 +514,8 @@ pub fn describe(value: &Value) -> String {
     let text = match value {
         Value::Object(_) => "an object".to_owned(),
         Value::Array(_) => "an array".to_owned(),
-        other => other.to_string(),
+        // Scalars as JSON text (numbers in the `Number#toString` form the host's JSON had).
+        other => crate::canonical::to_canonical_string(other),
     };
     if text.chars().count() > 60 {
         let short: String = text.chars().take(57).collect();

@@ -17,6 +17,7 @@ mod guard;
 mod history;
 pub mod input;
 mod json;
+mod json_writer;
 mod messages;
 pub mod outcome;
 mod outcome_fields;

@@ -1,6 +1,7 @@
 //! Every text the model reads: what happened, in numbers, and what to do instead.
 //! One place, so wording stays consistent and never drifts into the JS wrapper.
 
+use crate::canonical::Decimal;
 use crate::verdict::{DetectorId, Finding, Level};
 
 /// The message for a finding about a call to `tool`.
@@ -81,8 +82,8 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
             limit = finding.threshold
         ),
         (DetectorId::ToolCap, _) => {
-            let wait_s = (finding.retry_after_ms.unwrap_or(0.0) / 1000.0).ceil();
-            let window_s = finding.window_ms.unwrap_or(0.0) / 1000.0;
+            let wait_s = display((finding.retry_after_ms.unwrap_or(0.0) / 1000.0).ceil());
+            let window_s = display(finding.window_ms.unwrap_or(0.0) / 1000.0);
             format!(
                 "Refused: `{tool}` may be called at most {limit} times in {window_s} seconds and that limit \
                  is reached. It may be called again in {wait_s} seconds. Meanwhile work with the results \
@@ -130,4 +131,67 @@ pub fn forecast(finding: &Finding, tool: &str) -> String {
         "Loop warning: calling `{tool}` again with the same arguments {consequence}, because {reason}. \
          Use this result, change your approach, or finish with what you know."
     )
+}
+
+/// `x` as Rust's `Display` writes it (`60`, `1.5`, `0.001`, `-0`, `inf`): shortest round-trip
+/// digits, never an exponent. Written with the JCS number digits so that only one float
+/// formatter is linked.
+fn display(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".to_owned();
+    }
+    let mut out = Vec::new();
+    if x.is_sign_negative() {
+        out.push(b'-');
+    }
+    if x.is_infinite() {
+        out.extend_from_slice(b"inf");
+    } else if x == 0.0 {
+        out.push(b'0');
+    } else {
+        Decimal::shortest(x.abs(), false).write_positional(&mut out);
+    }
+    // Only ASCII was written.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_matches_rust_display() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut cases = vec![
+            0.0,
+            -0.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            60.0,
+            1.5,
+            0.001,
+            -2.5,
+            1e21,
+            1e-7,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            0.1 + 0.2,
+            123_456_789.125,
+            // Exact ties between two shortest candidates: Rust rounds them up.
+            2f64.powi(50) + 0.25,
+            2f64.powi(49) + 0.125,
+        ];
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            cases.push(f64::from_bits(state));
+            cases.push((state % 1_000_000) as f64 / 1000.0);
+        }
+        for x in cases {
+            assert_eq!(display(x), format!("{x}"), "{:e}", x);
+        }
+    }
 }

@@ -2,12 +2,11 @@
 //! The texts themselves live in `messages.rs`.
 
 use crate::config::Policy;
+use crate::json_writer::JsonObject;
 use crate::messages;
-use serde::Serialize;
 
 /// Severity, in escalation order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
     Ok,
     Warning,
@@ -16,8 +15,7 @@ pub enum Level {
 }
 
 /// What the host must do with the call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     Allow,
     Warn,
@@ -26,6 +24,16 @@ pub enum Action {
 }
 
 impl Level {
+    /// The level's name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Ok => "ok",
+            Level::Warning => "warning",
+            Level::Critical => "critical",
+            Level::CircuitBreak => "circuit_break",
+        }
+    }
+
     pub fn action(self) -> Action {
         match self {
             Level::Ok => Action::Allow,
@@ -36,9 +44,20 @@ impl Level {
     }
 }
 
+impl Action {
+    /// The action's name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Allow => "allow",
+            Action::Warn => "warn",
+            Action::Block => "block",
+            Action::Stop => "stop",
+        }
+    }
+}
+
 /// Stable detector ids (snake_case on the wire).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DetectorId {
     GlobalCircuitBreaker,
     UnknownToolRepeat,
@@ -115,7 +134,7 @@ impl Finding {
 
 /// What the model is told and the numbers behind it, returned as the tool result when a call is
 /// refused.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Refusal {
     pub error: &'static str,
     pub mode: DetectorId,
@@ -123,31 +142,30 @@ pub struct Refusal {
     pub observed: Observed,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// `partnerTool`, `retryAfterMs` and `windowMs` are left out of the JSON when absent.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Observed {
     pub tool: String,
     pub count: u32,
     pub threshold: u32,
     pub level: Level,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub partner_tool: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub window_ms: Option<f64>,
 }
 
 /// Under the `shadow` policy: what the verdict would have been under `enforce`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct WouldBe {
     pub action: Action,
     pub level: Level,
     pub detector: Option<DetectorId>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// The verdict handed to the host as JSON (`to_json`): fields in camelCase, in this order;
+/// `detector`, `threshold`, `runId` and `message` are `null` when absent, `hint`, `refusal` and
+/// `wouldBe` are left out.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     pub action: Action,
     pub level: Level,
@@ -157,15 +175,71 @@ pub struct Verdict {
     pub tool: String,
     pub run_id: Option<String>,
     pub message: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub refusal: Option<Refusal>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub would_be: Option<WouldBe>,
 }
 
+impl Refusal {
+    fn to_json(&self) -> JsonObject {
+        let observed = &self.observed;
+        let mut o = JsonObject::new();
+        o.string("tool", &observed.tool);
+        o.uint("count", observed.count.into());
+        o.uint("threshold", observed.threshold.into());
+        o.string("level", observed.level.as_str());
+        if let Some(partner) = &observed.partner_tool {
+            o.string("partnerTool", partner);
+        }
+        if let Some(ms) = observed.retry_after_ms {
+            o.number("retryAfterMs", ms);
+        }
+        if let Some(ms) = observed.window_ms {
+            o.number("windowMs", ms);
+        }
+        let mut r = JsonObject::new();
+        r.string("error", self.error);
+        r.string("mode", self.mode.as_str());
+        r.string("message", &self.message);
+        r.object("observed", o);
+        r
+    }
+}
+
+impl WouldBe {
+    fn to_json(&self) -> JsonObject {
+        let mut o = JsonObject::new();
+        o.string("action", self.action.as_str());
+        o.string("level", self.level.as_str());
+        o.opt_string("detector", self.detector.map(DetectorId::as_str));
+        o
+    }
+}
+
 impl Verdict {
+    /// The JSON text the host receives (see [`Verdict`] for the shape).
+    pub fn to_json(&self) -> String {
+        let mut o = JsonObject::new();
+        o.string("action", self.action.as_str());
+        o.string("level", self.level.as_str());
+        o.opt_string("detector", self.detector.map(DetectorId::as_str));
+        o.uint("count", self.count.into());
+        o.opt_uint("threshold", self.threshold.map(u64::from));
+        o.string("tool", &self.tool);
+        o.opt_string("runId", self.run_id.as_deref());
+        o.opt_string("message", self.message.as_deref());
+        if let Some(hint) = &self.hint {
+            o.string("hint", hint);
+        }
+        if let Some(refusal) = &self.refusal {
+            o.object("refusal", refusal.to_json());
+        }
+        if let Some(would_be) = &self.would_be {
+            o.object("wouldBe", would_be.to_json());
+        }
+        o.finish()
+    }
+
     pub fn allow(tool: &str, run_id: Option<&str>) -> Verdict {
         Verdict {
             action: Action::Allow,
@@ -267,5 +341,62 @@ impl Verdict {
             }
         }
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_names_fields_in_camel_case_and_leaves_out_absent_extras() {
+        let mut finding = Finding::new(DetectorId::ToolCap, Level::Critical, 3, 3);
+        finding.retry_after_ms = Some(1500.5);
+        finding.window_ms = Some(60_000.0);
+        let refused = Verdict::from_finding(&finding, "se\"arch", Some("r1"));
+        let message = messages::for_finding(&finding, "se\"arch").replace('"', "\\\"");
+        assert_eq!(
+            refused.to_json(),
+            format!(
+                "{{\"action\":\"block\",\"level\":\"critical\",\"detector\":\"tool_cap\",\
+                 \"count\":3,\"threshold\":3,\"tool\":\"se\\\"arch\",\"runId\":\"r1\",\
+                 \"message\":\"{message}\",\"refusal\":{{\"error\":\"tool_loop_detected\",\
+                 \"mode\":\"tool_cap\",\"message\":\"{message}\",\"observed\":{{\
+                 \"tool\":\"se\\\"arch\",\"count\":3,\"threshold\":3,\"level\":\"critical\",\
+                 \"retryAfterMs\":1500.5,\"windowMs\":60000}}}}}}"
+            )
+        );
+
+        let mut finding = Finding::new(DetectorId::PingPong, Level::Warning, 6, 6);
+        finding.partner_tool = Some("b".to_owned());
+        let warned = Verdict::from_finding(&finding, "a", None);
+        let message = messages::for_finding(&finding, "a");
+        assert_eq!(
+            warned.to_json(),
+            format!(
+                "{{\"action\":\"warn\",\"level\":\"warning\",\"detector\":\"ping_pong\",\
+                 \"count\":6,\"threshold\":6,\"tool\":\"a\",\"runId\":null,\
+                 \"message\":\"{message}\",\"hint\":\"{message}\"}}"
+            )
+        );
+
+        assert_eq!(
+            Verdict::allow("t", None).to_json(),
+            "{\"action\":\"allow\",\"level\":\"ok\",\"detector\":null,\"count\":0,\
+             \"threshold\":null,\"tool\":\"t\",\"runId\":null,\"message\":null}"
+        );
+    }
+
+    #[test]
+    fn shadow_json_carries_would_be_and_no_refusal() {
+        let finding = Finding::new(DetectorId::GenericRepeat, Level::CircuitBreak, 9, 9);
+        let shadowed = Verdict::from_finding(&finding, "t", None).under_policy(Policy::Shadow);
+        let json = shadowed.to_json();
+        assert!(json.starts_with("{\"action\":\"allow\",\"level\":\"circuit_break\","));
+        assert!(json.ends_with(
+            ",\"wouldBe\":{\"action\":\"stop\",\"level\":\"circuit_break\",\
+             \"detector\":\"generic_repeat\"}}"
+        ));
+        assert!(!json.contains("\"hint\"") && !json.contains("\"refusal\""));
     }
 }

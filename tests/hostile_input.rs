@@ -28,7 +28,10 @@ fn trace_verdicts(guard: &mut Guard) -> Vec<String> {
             .to_string();
     (0..6)
         .map(|_| {
-            let v = serde_json::to_value(guard.check(&call, 0.0).unwrap()).unwrap();
+            let v = serde_json::from_str::<serde_json::Value>(
+                &guard.check(&call, 0.0).unwrap().to_json(),
+            )
+            .unwrap();
             if v["action"] == "allow" || v["action"] == "warn" {
                 guard.record(&outcome, 0.0).unwrap();
             }

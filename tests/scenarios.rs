@@ -184,7 +184,7 @@ const RUNNER_KEYS: [&str; 11] = [
 ];
 
 fn verdict_string(v: &Verdict) -> String {
-    let s = serde_json::to_value(v).unwrap();
+    let s = serde_json::from_str::<Value>(&v.to_json()).unwrap();
     let detector = s["detector"].as_str().unwrap_or("-");
     let text = format!(
         "{}/{}/{}/{}",

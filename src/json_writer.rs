@@ -1,0 +1,124 @@
+//! JSON text for what the core hands back to the host (verdicts, stats): one small writer, so that
+//! escaping and number forms are decided in one place and no serialisation framework (nor its
+//! float formatter) is linked into the `.wasm`.
+//!
+//! Strings are escaped as RFC 8785 does (`canonical::write_string`: quote, backslash and control
+//! characters only), numbers are written as ECMAScript's `Number#toString` writes them, and
+//! non-finite numbers, which JSON cannot carry, are written as `null`.
+
+use crate::canonical::{write_number, write_string, write_uint};
+
+/// A JSON object under construction; members appear in the order they are added. Keys are the
+/// core's own ASCII field names and are written as they are.
+pub struct JsonObject {
+    out: Vec<u8>,
+}
+
+impl JsonObject {
+    pub fn new() -> JsonObject {
+        JsonObject { out: vec![b'{'] }
+    }
+
+    #[inline(never)]
+    fn key(&mut self, key: &str) {
+        if self.out.len() > 1 {
+            self.out.push(b',');
+        }
+        self.out.push(b'"');
+        self.out.extend_from_slice(key.as_bytes());
+        self.out.extend_from_slice(b"\":");
+    }
+
+    #[inline(never)]
+    pub fn string(&mut self, key: &str, value: &str) {
+        self.key(key);
+        write_string(value, &mut self.out);
+    }
+
+    /// A string, or `null` when there is none.
+    #[inline(never)]
+    pub fn opt_string(&mut self, key: &str, value: Option<&str>) {
+        match value {
+            Some(value) => self.string(key, value),
+            None => {
+                self.key(key);
+                self.out.extend_from_slice(b"null");
+            }
+        }
+    }
+
+    /// An integer, written exactly.
+    #[inline(never)]
+    pub fn uint(&mut self, key: &str, value: u64) {
+        self.key(key);
+        write_uint(value, &mut self.out);
+    }
+
+    /// An integer, or `null` when there is none.
+    #[inline(never)]
+    pub fn opt_uint(&mut self, key: &str, value: Option<u64>) {
+        self.key(key);
+        match value {
+            Some(value) => write_uint(value, &mut self.out),
+            None => self.out.extend_from_slice(b"null"),
+        }
+    }
+
+    #[inline(never)]
+    pub fn number(&mut self, key: &str, value: f64) {
+        self.key(key);
+        write_f64(value, &mut self.out);
+    }
+
+    #[inline(never)]
+    pub fn object(&mut self, key: &str, value: JsonObject) {
+        self.key(key);
+        self.out.extend_from_slice(&value.close());
+    }
+
+    fn close(mut self) -> Vec<u8> {
+        self.out.push(b'}');
+        self.out
+    }
+
+    /// The finished object's text.
+    pub fn finish(self) -> String {
+        // Only UTF-8 went in (keys and values are `&str`, escapes are ASCII).
+        String::from_utf8(self.close()).unwrap_or_default()
+    }
+}
+
+fn write_f64(value: f64, out: &mut Vec<u8>) {
+    if value.is_finite() {
+        write_number(value, out);
+    } else {
+        out.extend_from_slice(b"null");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_keep_member_order_and_escape_strings() {
+        let mut inner = JsonObject::new();
+        inner.uint("n", u64::MAX);
+        let mut o = JsonObject::new();
+        o.string("s", "a\"b\\c\n\u{1}é");
+        o.opt_string("none", None);
+        o.opt_uint("t", Some(0));
+        o.opt_uint("u", None);
+        o.number("x", 0.5);
+        o.number("y", 60000.0);
+        o.number("nan", f64::NAN);
+        o.number("inf", f64::NEG_INFINITY);
+        o.object("o", inner);
+        o.object("empty", JsonObject::new());
+        assert_eq!(
+            o.finish(),
+            "{\"s\":\"a\\\"b\\\\c\\n\\u0001é\",\"none\":null,\"t\":0,\"u\":null,\"x\":0.5,\
+             \"y\":60000,\"nan\":null,\"inf\":null,\"o\":{\"n\":18446744073709551615},\"empty\":{}}"
+        );
+    }
+}
