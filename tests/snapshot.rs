@@ -124,17 +124,17 @@ fn continue_after_v2_state(guard: &mut Guard) -> Vec<serde_json::Value> {
     let mut seen = Vec::new();
     for id in ["c3a", "c3b"] {
         let v = guard.record(&identical_call(id, true), 4000.0).unwrap();
-        seen.push(serde_json::to_value(&v).unwrap());
+        seen.push(serde_json::from_str(&v.to_json()).unwrap());
     }
     for i in 4..=9 {
         let id = format!("c{i}");
-        let v = serde_json::to_value(guard.check(&identical_call(&id, false), 5000.0).unwrap())
-            .unwrap();
+        let checked = guard.check(&identical_call(&id, false), 5000.0).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&checked.to_json()).unwrap();
         let allowed = v["action"] == "allow" || v["action"] == "warn";
         seen.push(v);
         if allowed {
             let v = guard.record(&identical_call(&id, true), 5000.0).unwrap();
-            seen.push(serde_json::to_value(&v).unwrap());
+            seen.push(serde_json::from_str(&v.to_json()).unwrap());
         }
     }
     seen
