@@ -35,29 +35,32 @@ function replacer(_key: string, value: unknown): unknown {
 
 /** Objects visited by `needsReplacer` before it gives up (and the replacer is used). */
 const PLAIN_WALK_BUDGET = 2048;
+/** Nesting `needsReplacer` walks before it gives up. */
+const PLAIN_WALK_DEPTH = 64;
+let walkBudget = 0;
 
 /**
  * False when `value` holds only primitives, arrays and plain objects without `toJSON`: then
  * JSON.stringify without the replacer gives the same text, on V8's much faster path (a replacer
  * function costs microseconds per record). An Error, Date or class instance anywhere, or a value
- * too large (or cyclic) to walk within the budget, says true. BigInts make the fast stringify
- * throw, which falls back to the replacer.
+ * too large (or too deep, or cyclic) to walk within the budget, says true. BigInts make the fast
+ * stringify throw, which falls back to the replacer.
  */
 function needsReplacer(value: unknown): boolean {
-  let budget = PLAIN_WALK_BUDGET;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item !== "object" || item === null) continue;
-    if (--budget < 0) return true;
-    if (Array.isArray(item)) {
-      for (const element of item) stack.push(element);
-      continue;
-    }
-    const proto: unknown = Object.getPrototypeOf(item);
-    if ((proto !== Object.prototype && proto !== null) || "toJSON" in item) return true;
-    for (const key in item) stack.push((item as Record<string, unknown>)[key]);
+  walkBudget = PLAIN_WALK_BUDGET;
+  return walkNeedsReplacer(value, 0);
+}
+
+function walkNeedsReplacer(item: unknown, depth: number): boolean {
+  if (typeof item !== "object" || item === null) return false;
+  if (--walkBudget < 0 || depth > PLAIN_WALK_DEPTH) return true;
+  if (Array.isArray(item)) {
+    for (let i = 0; i < item.length; i++) if (walkNeedsReplacer(item[i], depth + 1)) return true;
+    return false;
   }
+  const proto: unknown = Object.getPrototypeOf(item);
+  if ((proto !== Object.prototype && proto !== null) || "toJSON" in item) return true;
+  for (const key in item) if (walkNeedsReplacer((item as Record<string, unknown>)[key], depth + 1)) return true;
   return false;
 }
 

@@ -10,6 +10,7 @@
  * importRun have no safe fallback and always throw `internal`.
  */
 import { encodeForCore, encodeRecord } from "./encode.js";
+import { NOT_ORDINARY, SEND_JSON, sendCall, sendOutcome } from "./fields.js";
 import { fromCoreError, LoopGuardError } from "./errors.js";
 import type { RawGuard, WasmMemory, WasmRuntime } from "./runtime.js";
 import type { LoopGuardConfig, Stats, ToolCall, ToolOutcome, Verdict } from "./types.js";
@@ -34,13 +35,13 @@ class InputBuffer {
 
   /** Writes `text` at `offset`; returns its UTF-8 length. */
   put(text: string, offset: number): number {
-    let { read, written } = encoder.encodeInto(text, this.#room(offset + text.length).subarray(offset));
-    if (read < text.length) ({ read, written } = encoder.encodeInto(text, this.#room(offset + 3 * text.length).subarray(offset)));
+    let { read, written } = encoder.encodeInto(text, this.room(offset + text.length).subarray(offset));
+    if (read < text.length) ({ read, written } = encoder.encodeInto(text, this.room(offset + 3 * text.length).subarray(offset)));
     return written;
   }
 
   /** A view of at least `length` bytes of the buffer (reserving more, or re-viewing grown memory). */
-  #room(length: number): Uint8Array {
+  room(length: number): Uint8Array {
     if (length > this.#length || this.#view.buffer !== this.memory.buffer) {
       this.#length = Math.max(length, this.#length, 1024);
       const address = this.raw.reserve(this.#length); // may grow the memory: read its buffer after
@@ -210,22 +211,43 @@ export class LoopGuardCore {
     }
   }
 
-  /** Hands the record to the core: through the input buffer where the runtime exposes its memory. */
+  /** The input buffer of the live handle, where the runtime exposes its memory. */
+  #buffer(raw: RawGuard): InputBuffer | undefined {
+    const memory = this.#runtime.memory;
+    if (memory === undefined) return undefined;
+    if (this.#input?.raw !== raw || this.#input.memory !== memory) this.#input = new InputBuffer(raw, memory);
+    return this.#input;
+  }
+
+  /** Hands an ordinary record to the core field by field: its status, or NOT_ORDINARY. */
+  #sendFields(op: Op, record: unknown, nowMs: number): number {
+    const raw = this.#live();
+    const buffer = this.#buffer(raw);
+    if (buffer === undefined) return NOT_ORDINARY;
+    const view = (length: number) => buffer.room(length);
+    return op === "check" ? sendCall(raw, view, record, nowMs) : sendOutcome(raw, view, record, nowMs, this.#runtime.largeTexts);
+  }
+
+  /** Hands the record to the core as JSON: through the input buffer where the runtime exposes its memory. */
   #send(op: Op, json: string, side: string | undefined, nowMs: number): number {
     const raw = this.#live();
-    const memory = this.#runtime.memory;
-    if (memory === undefined) return op === "check" ? raw.check(json, nowMs) : raw.record(json, nowMs, side);
-    if (this.#input?.raw !== raw || this.#input.memory !== memory) this.#input = new InputBuffer(raw, memory);
-    const length = this.#input.put(json, 0);
+    const buffer = this.#buffer(raw);
+    if (buffer === undefined) return op === "check" ? raw.check(json, nowMs) : raw.record(json, nowMs, side);
+    const length = buffer.put(json, 0);
     if (op === "check") return raw.checkInput(length, nowMs);
-    return raw.recordInput(length, side === undefined ? undefined : this.#input.put(side, length), nowMs);
+    return raw.recordInput(length, side === undefined ? undefined : buffer.put(side, length), nowMs);
   }
 
   #verdict(op: Op, record: ToolCall | ToolOutcome): Verdict {
-    const [json, side] = op === "check" ? [encodeRecord(record), undefined] : encodeForCore(record, this.#runtime.largeTexts);
     const at = (record as { at?: unknown } | null)?.at;
     const nowMs = typeof at === "number" ? at : Date.now();
-    const status = this.#call(() => this.#send(op, json, side, nowMs));
+    let json: string | undefined;
+    let status = this.#call(() => this.#sendFields(op, record, nowMs));
+    if (status === NOT_ORDINARY || status === SEND_JSON) {
+      let side: string | undefined;
+      [json, side] = op === "check" ? [encodeRecord(record), undefined] : encodeForCore(record, this.#runtime.largeTexts);
+      status = this.#call(() => this.#send(op, json as string, side, nowMs));
+    }
     const verdict =
       status === undefined ? internalVerdict(record) : status === 0 ? allowVerdict(record, json) : (JSON.parse(this.#live().verdict()) as Verdict);
     if (verdict.detector !== null && this.#onVerdict !== undefined) this.#onVerdict(verdict, op);
@@ -235,11 +257,12 @@ export class LoopGuardCore {
 
 /**
  * The plain allow verdict (status 0), built from the record the core accepted: its tool and runId,
- * read back from the JSON sent when they are not plain strings (e.g. objects with `toJSON`).
+ * read back from the JSON sent when they are not plain strings (e.g. objects with `toJSON`; a
+ * record sent field by field has plain strings).
  */
-function allowVerdict(record: ToolCall | ToolOutcome, json: string): Verdict {
+function allowVerdict(record: ToolCall | ToolOutcome, json: string | undefined): Verdict {
   let { tool, runId } = record as { tool: unknown; runId?: unknown };
-  if (typeof tool !== "string" || (runId !== undefined && runId !== null && typeof runId !== "string")) {
+  if (json !== undefined && (typeof tool !== "string" || (runId !== undefined && runId !== null && typeof runId !== "string"))) {
     ({ tool, runId } = JSON.parse(json) as { tool: unknown; runId?: unknown });
   }
   return { action: "allow", level: "ok", detector: null, count: 0, threshold: null, tool: tool as string, runId: (runId as string | undefined) ?? null, message: null };

@@ -17,6 +17,20 @@ export interface RawGuard {
   /** The same, for text the host wrote into the input buffer (see `reserve`). */
   checkInput(jsonLength: number, nowMs: number): number;
   recordInput(jsonLength: number, sideLength: number | undefined, nowMs: number): number;
+  /** Field-by-field calls (see fields.ts and src/bindings.rs); 2: send the JSON record instead. */
+  checkFields(runIdLength: number, toolLength: number, callIdLength: number, argsLength: number, at: number, nowMs: number): number;
+  recordFields(
+    runIdLength: number,
+    toolLength: number,
+    callIdLength: number,
+    argsLength: number,
+    resultMode: number,
+    detailsLength: number,
+    isError: number,
+    textsLength: number,
+    at: number,
+    nowMs: number,
+  ): number;
   /** Makes the input buffer at least `length` bytes long; returns its address in the wasm memory. */
   reserve(length: number): number;
   verdict(): string;

@@ -13,7 +13,7 @@
 
 use crate::error::GuardError;
 use crate::verdict::Verdict;
-use crate::Guard;
+use crate::{CallFields, Guard, ResultFields, TextField};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -45,7 +45,28 @@ fn clear(text: String) {
     std::hint::black_box(&mut bytes);
 }
 
+/// `recordFields` args length: the outcome has arguments, not passed (see `Guard::record_fields`).
+const ARGS_WITHHELD: i32 = -2;
+
+/// `checkFields`/`recordFields` status: the host must send the JSON record instead.
+const SEND_JSON: u32 = 2;
+
 impl WasmGuard {
+    /// The status of a fields call: 0 or 1 as for `check`, `SEND_JSON` when the core cannot
+    /// answer from the fields (not an ordinary record, or too large to be sure), in which case the
+    /// JSON record gives the answer or the exact error. Clears the input buffer.
+    fn fields_status(
+        &mut self,
+        used: usize,
+        answer: Result<Option<Verdict>, GuardError>,
+    ) -> Result<u32, JsValue> {
+        clear_input(&mut self.input, used);
+        match answer {
+            Ok(Some(verdict)) => self.status(Ok(verdict)),
+            Ok(None) | Err(_) => Ok(SEND_JSON),
+        }
+    }
+
     fn status(&mut self, verdict: Result<Verdict, GuardError>) -> Result<u32, JsValue> {
         let verdict = verdict.map_err(to_js_error)?;
         if verdict.is_plain_allow() {
@@ -145,6 +166,64 @@ impl WasmGuard {
         self.status(verdict)
     }
 
+    /// `check` of a call handed over field by field: the input buffer holds its runId, tool,
+    /// callId and args JSON one after another, with these UTF-8 lengths (-1: absent). Returns 0 or
+    /// 1 as `check`, 2 when the JSON record must be sent instead.
+    #[wasm_bindgen(js_name = checkFields)]
+    pub fn check_fields(
+        &mut self,
+        run_id_len: i32,
+        tool_len: i32,
+        call_id_len: i32,
+        args_len: i32,
+        at: f64,
+        now_ms: f64,
+    ) -> Result<u32, JsValue> {
+        let mut pieces = Pieces::new(&self.input);
+        let call = pieces.call(run_id_len, tool_len, call_id_len, args_len, at);
+        let used = declared(&[run_id_len, tool_len, call_id_len, args_len], 0).max(pieces.pos);
+        let answer = call.and_then(|call| self.inner.check_fields(&call, now_ms));
+        self.fields_status(used, answer)
+    }
+
+    /// `record` of an outcome handed over field by field: after the call's fields (as for
+    /// `checkFields`; `args_len` -2: the outcome has arguments, withheld because its call id
+    /// should find its checked call) the input buffer holds the result's `details` JSON (`details_len`, -1:
+    /// absent), then its texts: each a kind byte (0 text, 1 lowercase hex SHA-256 of a long text),
+    /// a little-endian u32 length and the bytes, `texts_len` bytes in all. `result_mode`: 0 no
+    /// result, 1 a string result (one text), 2 `{content: [text parts], details, isError}`;
+    /// `is_error`: 0 absent, 1 false, 2 true. Returns as `checkFields`.
+    #[wasm_bindgen(js_name = recordFields)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_fields(
+        &mut self,
+        run_id_len: i32,
+        tool_len: i32,
+        call_id_len: i32,
+        args_len: i32,
+        result_mode: u32,
+        details_len: i32,
+        is_error: u32,
+        texts_len: u32,
+        at: f64,
+        now_ms: f64,
+    ) -> Result<u32, JsValue> {
+        let mut pieces = Pieces::new(&self.input);
+        let call = pieces.call(run_id_len, tool_len, call_id_len, args_len, at);
+        let result = pieces.result(result_mode, details_len, is_error, texts_len);
+        let lengths = [run_id_len, tool_len, call_id_len, args_len, details_len];
+        let used = declared(&lengths, texts_len).max(pieces.pos);
+        let answer = match (call, result) {
+            (Ok(call), Ok(result)) => {
+                let args_withheld = args_len == ARGS_WITHHELD;
+                self.inner
+                    .record_fields(&call, args_withheld, &result, now_ms)
+            }
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        };
+        self.fields_status(used, answer)
+    }
+
     /// The JSON of the last verdict for which `check` or `record` returned 1.
     pub fn verdict(&mut self) -> String {
         std::mem::take(&mut self.verdict)
@@ -176,6 +255,105 @@ impl WasmGuard {
 
     pub fn stats(&self) -> String {
         self.inner.stats().to_json()
+    }
+}
+
+/// The bytes the host says it wrote: the pieces' lengths (negative: absent) plus `more`.
+fn declared(lengths: &[i32], more: u32) -> usize {
+    lengths
+        .iter()
+        .filter_map(|len| usize::try_from(*len).ok())
+        .fold(more as usize, usize::saturating_add)
+}
+
+/// Reads the fields a host wrote one after another into the input buffer.
+struct Pieces<'a> {
+    input: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Pieces<'a> {
+    fn new(input: &'a [u8]) -> Self {
+        Pieces { input, pos: 0 }
+    }
+
+    fn bytes(&mut self, len: usize) -> Result<&'a [u8], GuardError> {
+        let bytes = input_bytes(self.input, self.pos, len)?;
+        self.pos += len;
+        Ok(bytes)
+    }
+
+    fn text(&mut self, len: usize) -> Result<&'a str, GuardError> {
+        std::str::from_utf8(self.bytes(len)?)
+            .map_err(|_| GuardError::record(None, "the input text is not UTF-8"))
+    }
+
+    /// A text of `len` bytes; a negative length means absent.
+    fn optional(&mut self, len: i32) -> Result<Option<&'a str>, GuardError> {
+        usize::try_from(len)
+            .ok()
+            .map(|len| self.text(len))
+            .transpose()
+    }
+
+    fn call(
+        &mut self,
+        run_id_len: i32,
+        tool_len: i32,
+        call_id_len: i32,
+        args_len: i32,
+        at: f64,
+    ) -> Result<CallFields<'a>, GuardError> {
+        let run_id = self.optional(run_id_len)?;
+        let tool = self
+            .optional(tool_len)?
+            .ok_or_else(|| GuardError::record(Some("tool"), "tool is required"))?;
+        Ok(CallFields {
+            run_id,
+            tool,
+            call_id: self.optional(call_id_len)?,
+            args: self.optional(args_len)?,
+            at: Some(at),
+        })
+    }
+
+    fn result(
+        &mut self,
+        mode: u32,
+        details_len: i32,
+        is_error: u32,
+        texts_len: u32,
+    ) -> Result<ResultFields<'a>, GuardError> {
+        let details = self.optional(details_len)?;
+        let end = self.pos.saturating_add(texts_len as usize);
+        let mut texts = Vec::new();
+        while self.pos < end {
+            let [kind] = *self.bytes(1)? else {
+                return Err(GuardError::record(None, "bad text entry"));
+            };
+            let len = self.bytes(4)?;
+            let len = u32::from_le_bytes(len.try_into().unwrap_or_default()) as usize;
+            let text = self.text(len)?;
+            texts.push(if kind == 1 {
+                TextField::Sha256Hex(text)
+            } else {
+                TextField::Text(text)
+            });
+        }
+        let is_error = match is_error {
+            0 => None,
+            flag => Some(flag == 2),
+        };
+        match (mode, texts.as_slice()) {
+            (0, []) => Ok(ResultFields::Absent),
+            (1, [text]) => Ok(ResultFields::Text(*text)),
+            (2, _) => Ok(ResultFields::Parts {
+                texts,
+                details,
+                is_error,
+            }),
+            _ => Err(GuardError::record(Some("result"), "bad result fields")),
+        }
     }
 }
 

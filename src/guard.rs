@@ -112,9 +112,12 @@ impl Guard {
 
     /// `record` of an outcome handed over field by field (a result without an error). `Ok(None)`
     /// and errors as for `check_fields`: `record` of the JSON record gives the answer.
+    /// `args_withheld`: the outcome has arguments the host did not pass, trusting the call id to
+    /// find its checked call; without one, `Ok(None)` asks for the JSON record.
     pub fn record_fields(
         &mut self,
         fields: &CallFields,
+        args_withheld: bool,
         result: &ResultFields,
         now_ms: f64,
     ) -> Result<Option<Verdict>, GuardError> {
@@ -128,7 +131,11 @@ impl Guard {
                 self.recorded(Verdict::allow(&call.tool, call.run_id.as_deref())),
             ));
         }
-        let (args, kind) = self.fingerprint_for_outcome(&call)?;
+        let (args, kind) = match self.checked_fingerprint(&call) {
+            Some(found) => found,
+            None if args_withheld => return Ok(None),
+            None => (fingerprint(&call.args_digest()?), self.call_kind(&call)?),
+        };
         let exec_like = is_exec_like(&call, kind);
         let outcome = digest_fields_outcome(&self.config, &call.tool, result, exec_like)?;
         let verdict = self.settle_outcome(&call, args, kind, &outcome, now_ms);
@@ -286,19 +293,25 @@ impl Guard {
         verdict
     }
 
-    /// The fingerprint and kind of an outcome's call: taken from its pending record when the
-    /// argument text is the one `check` saw, else computed.
+    /// The fingerprint and kind of an outcome's call when `check` saw it: the pending record with
+    /// the outcome's call id (its arguments are then not read), or without a call id the pending
+    /// record checked with the same argument text.
+    fn checked_fingerprint(&self, call: &CallInput) -> Option<(Fingerprint, ToolKind)> {
+        let run = self.runs.peek(call.run_id.as_deref())?;
+        let tool = run.find_tool(&call.tool)?;
+        let index = match call.call_id.as_deref() {
+            Some(id) => run.find_pending_by_call_id(fnv1a(id.as_bytes()), tool)?,
+            None => run.find_pending_by_text(tool, call.args_text_hash)?,
+        };
+        run.records.get(index).map(|r| (r.args, r.kind()))
+    }
+
+    /// The fingerprint and kind of an outcome's call: as `check` saw it, else computed.
     fn fingerprint_for_outcome(
         &self,
         call: &CallInput,
     ) -> Result<(Fingerprint, ToolKind), GuardError> {
-        let call_id = call.call_id.as_deref().map(|id| fnv1a(id.as_bytes()));
-        let checked = self.runs.peek(call.run_id.as_deref()).and_then(|run| {
-            let tool = run.find_tool(&call.tool)?;
-            let index = run.find_pending_by_text(call_id, tool, call.args_text_hash)?;
-            run.records.get(index).map(|r| (r.args, r.kind()))
-        });
-        match checked {
+        match self.checked_fingerprint(call) {
             Some(found) => Ok(found),
             None => Ok((fingerprint(&call.args_digest()?), self.call_kind(call)?)),
         }

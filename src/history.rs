@@ -386,23 +386,21 @@ impl Run {
         self.records.len() - 1
     }
 
-    /// The newest pending record of `tool` whose call id (when given) and argument text match: its
-    /// fingerprint can be reused for the outcome without hashing the arguments again.
-    pub fn find_pending_by_text(
-        &self,
-        call_id: Option<u64>,
-        tool: u16,
-        args_text_hash: u64,
-    ) -> Option<usize> {
-        self.records.iter().rposition(|r| {
-            r.tool() == tool
-                && r.args_text_hash() == Some(args_text_hash)
-                && call_id.is_none_or(|id| r.has_call_id(id))
-        })
+    /// The newest pending record of `tool` whose argument text matches: its fingerprint can be
+    /// reused for the outcome without hashing the arguments again.
+    pub fn find_pending_by_text(&self, tool: u16, args_text_hash: u64) -> Option<usize> {
+        self.records
+            .iter()
+            .rposition(|r| r.tool() == tool && r.args_text_hash() == Some(args_text_hash))
     }
 
-    /// The index of the pending record an outcome belongs to: by call id when given, else (or when
-    /// no call id matches) the newest pending record of the same fingerprint.
+    /// The newest pending record of `tool` checked with the call id whose hash is `call_id`.
+    pub fn find_pending_by_call_id(&self, call_id: u64, tool: u16) -> Option<usize> {
+        self.records
+            .iter()
+            .rposition(|r| r.tool() == tool && r.is_pending() && r.has_call_id(call_id))
+    }
+
     pub fn find_pending(
         &self,
         call_id: Option<u64>,

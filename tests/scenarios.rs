@@ -144,7 +144,9 @@ fn submit_once(
     let Some((mut call, result)) = fields_of(&value) else {
         return exact(guard);
     };
-    call.args = args.as_deref();
+    // As the JS wrapper does: an outcome with a call id withholds its arguments.
+    let args_withheld = record && call.call_id.is_some() && args.is_some();
+    call.args = if args_withheld { None } else { args.as_deref() };
     let answer = match (record, result) {
         (false, _) => guard.check_fields(&call, 0.0),
         (true, result) => {
@@ -159,7 +161,7 @@ fn submit_once(
                 Some(other) => other,
                 None => ResultFields::Absent,
             };
-            guard.record_fields(&call, &result, 0.0)
+            guard.record_fields(&call, args_withheld, &result, 0.0)
         }
     };
     match answer {
