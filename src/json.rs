@@ -22,6 +22,9 @@ pub enum JsonError {
     TooDeep,
 }
 
+/// Members of an object canonicalised without allocating (larger objects use a vector).
+const INLINE_MEMBERS: usize = 12;
+
 /// One member of an object: its key (unescaped) and where its value starts in the text.
 pub struct Member<'a> {
     pub key: Cow<'a, str>,
@@ -616,14 +619,29 @@ impl Reader<'_> {
         sink: &mut dyn ByteSink,
     ) -> Result<(), JsonError> {
         let depth = self.enter(depth)?;
-        let mut members: Vec<(Cow<str>, usize)> = Vec::new();
+        // Small objects with plain keys (nearly all) are sorted on the stack.
+        let mut inline: [(&str, usize); INLINE_MEMBERS] = [("", 0); INLINE_MEMBERS];
+        let mut count = 0;
+        let mut spilled: Vec<(Cow<str>, usize)> = Vec::new();
         if !self.eat(b'}') {
             loop {
                 self.skip_ws();
                 let key = self.string()?;
                 self.expect(b':')?;
                 self.skip_ws();
-                members.push((key, self.pos));
+                match (key, inline.get_mut(count)) {
+                    (Cow::Borrowed(key), Some(slot)) if spilled.is_empty() => {
+                        *slot = (key, self.pos);
+                        count += 1;
+                    }
+                    (key, _) => {
+                        if spilled.is_empty() {
+                            let held = inline.get(..count).unwrap_or_default();
+                            spilled.extend(held.iter().map(|&(k, at)| (Cow::Borrowed(k), at)));
+                        }
+                        spilled.push((key, self.pos));
+                    }
+                }
                 self.skim()?;
                 if self.eat(b'}') {
                     break;
@@ -632,21 +650,47 @@ impl Reader<'_> {
             }
         }
         let end = self.pos;
+        if spilled.is_empty() {
+            let members = inline.get_mut(..count).unwrap_or_default();
+            self.write_members(members, depth, drops, filter, sink)?;
+        } else {
+            self.write_members(&mut spilled, depth, drops, filter, sink)?;
+        }
+        self.pos = end;
+        Ok(())
+    }
+
+    /// Writes `{…}` from an object's members (key, where its value starts), sorted here.
+    fn write_members<K: AsRef<str>>(
+        &mut self,
+        members: &mut [(K, usize)],
+        depth: usize,
+        drops: &dyn Fn(&str) -> bool,
+        filter: &dyn KeyFilter,
+        sink: &mut dyn ByteSink,
+    ) -> Result<(), JsonError> {
         // Key order (UTF-16 code units; equal to byte order unless a key has a character at or
         // above U+E000), then document order, so the last of equal keys is last.
-        let utf16 = members.iter().any(|(k, _)| k.bytes().any(|b| b >= 0xEE));
-        heap_sort(&mut members, |a, b| {
+        let utf16 = members
+            .iter()
+            .any(|(k, _)| k.as_ref().bytes().any(|b| b >= 0xEE));
+        heap_sort(members, |a, b| {
+            let (a_key, b_key) = (a.0.as_ref(), b.0.as_ref());
             let order = if utf16 {
-                a.0.encode_utf16().cmp(b.0.encode_utf16())
+                a_key.encode_utf16().cmp(b_key.encode_utf16())
             } else {
-                a.0.as_bytes().cmp(b.0.as_bytes())
+                a_key.as_bytes().cmp(b_key.as_bytes())
             };
             order.then(a.1.cmp(&b.1)).is_lt()
         });
         sink.put(b"{");
         let mut first = true;
         for (i, (key, start)) in members.iter().enumerate() {
-            if members.get(i + 1).is_some_and(|(next, _)| next == key) || drops(key) {
+            let key = key.as_ref();
+            let repeated = members
+                .get(i + 1)
+                .is_some_and(|(next, _)| next.as_ref() == key);
+            if repeated || drops(key) {
                 continue;
             }
             if !first {
@@ -659,7 +703,6 @@ impl Reader<'_> {
             self.write_canonical(depth, filter, sink)?;
         }
         sink.put(b"}");
-        self.pos = end;
         Ok(())
     }
 }
@@ -710,6 +753,7 @@ mod tests {
             r#"{"\u00e9":{"z":[],"y":{}},"e":"\ud83d\ude00","\ue000":1,"\ud83d\ude00":2}"#,
             r#"[ 1 , { "k" : "v" } , [ ] ]"#,
             r#""tab\tquote\"\u0001""#,
+            r#"{"k0":0,"k7":1,"k14":2,"k1":3,"k8":4,"k15":5,"k2":6,"k9":7,"k16":8,"k3":9,"k10":10,"k17":11,"k4":12,"k11":13,"k18":14,"k5":15,"k12":16,"k19":17,"k6":18,"k13":19,"k3":"last","\u00e9":1}"#,
             "-12.5e-3",
         ] {
             let mut raw = Vec::new();

@@ -9,9 +9,9 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     if !config.detectors.error_repeat {
         return None;
     }
-    let streak = window.same_tool_outcome_streak(proposal);
-    if !streak.first()?.is_error() {
+    let streak = window.same_tool_outcome_streak(proposal)?;
+    if !streak.newest_is_error {
         return None;
     }
-    threshold_finding(DetectorId::ErrorRepeat, streak.len(), proposal)
+    threshold_finding(DetectorId::ErrorRepeat, streak.len, proposal)
 }

@@ -74,6 +74,14 @@ pub fn decide(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding
     findings.into_iter().find(|f| f.level == top)
 }
 
+/// A tool's newest completed records sharing one outcome (see `Window::same_tool_outcome_streak`).
+struct OutcomeStreak {
+    len: usize,
+    newest_is_error: bool,
+    /// Every record of the streak has the newest one's arguments.
+    one_args: bool,
+}
+
 /// A repeating pattern at the end of the window that the proposed call continues.
 struct Pattern {
     period: usize,
@@ -125,23 +133,25 @@ impl<'r> Window<'r> {
     }
 
     /// The newest completed records of the proposed tool (any args) that share the newest one's
-    /// outcome, newest first.
-    fn same_tool_outcome_streak(&self, proposal: &Proposal) -> Vec<&'r CallRecord> {
-        let Some(tool) = proposal.tool_index else {
-            return Vec::new();
-        };
+    /// outcome; `None` when the tool has no completed record.
+    fn same_tool_outcome_streak(&self, proposal: &Proposal) -> Option<OutcomeStreak> {
+        let tool = proposal.tool_index?;
         let mut completed = self
             .records
             .iter()
             .rev()
-            .copied()
             .filter(|r| r.tool() == tool && r.outcome().is_some());
-        let Some(newest) = completed.next() else {
-            return Vec::new();
+        let newest = completed.next()?;
+        let mut streak = OutcomeStreak {
+            len: 1,
+            newest_is_error: newest.is_error(),
+            one_args: true,
         };
-        let mut streak = vec![newest];
-        streak.extend(completed.take_while(|r| r.outcome() == newest.outcome()));
-        streak
+        for record in completed.take_while(|r| r.outcome() == newest.outcome()) {
+            streak.len += 1;
+            streak.one_args &= record.args == newest.args;
+        }
+        Some(streak)
     }
 
     /// The pattern's (period, tail, count) when its period is within `periods`.

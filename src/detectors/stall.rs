@@ -12,10 +12,9 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     if !config.detectors.stall || proposal.kind != ToolKind::Read {
         return None;
     }
-    let streak = window.same_tool_outcome_streak(proposal);
-    let first = streak.first()?;
-    if streak.iter().all(|r| r.args == first.args) {
+    let streak = window.same_tool_outcome_streak(proposal)?;
+    if streak.one_args {
         return None;
     }
-    threshold_finding(DetectorId::Stall, streak.len(), proposal)
+    threshold_finding(DetectorId::Stall, streak.len, proposal)
 }
