@@ -32,7 +32,10 @@ export interface ToolCall {
   tool: string;
   /** Any JSON-serialisable value; absent or `null` is the same as `{}`. */
   args?: unknown;
-  /** Matches a `record()` to its `check()` when the same call is in flight more than once. */
+  /**
+   * Matches a `record()` to its `check()` (also when the same call is in flight more than once);
+   * an outcome whose `callId` was checked takes that call's fingerprint, and its `args` are not read.
+   */
   callId?: string;
   /** Milliseconds; defaults to `Date.now()`. Give it to replay traces deterministically. */
   at?: number;
