@@ -1,6 +1,7 @@
 //! JSON number text to the nearest double (ties to even), the result of `str::parse::<f64>`
 //! without core's float parser and its 10 KB table of powers: Clinger's exact floating-point
-//! fast path, else exact big-integer division (`canonical::Big`, shared with the formatter).
+//! fast path, exact 64-bit long division for up to 19 digits over a power of ten up to 10^22,
+//! else exact big-integer division (`canonical::Big`, shared with the formatter).
 
 use crate::canonical::Big;
 
@@ -12,11 +13,59 @@ const KEPT_DIGITS: usize = 800;
 /// The double nearest to `text`, a JSON number whose grammar is already checked: infinite beyond
 /// the double range, zero (or a subnormal) below it, `-0` for "-0".
 pub(crate) fn parse_f64(text: &str) -> f64 {
-    let (negative, text) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let magnitude = parse_magnitude(text);
+    let bytes = text.as_bytes();
+    let mut negative = false;
+    // The significant digits (from the first non-zero one) are bytes[start..end] without the
+    // point; the first 19 of them read into `head`.
+    let (mut start, mut end) = (0, bytes.len());
+    let (mut seen, mut count, mut frac_len, mut in_frac) = (0usize, 0usize, 0i64, false);
+    let mut head = 0u64;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'-' => negative = true,
+            b'.' => in_frac = true,
+            b'0'..=b'9' => {
+                frac_len += i64::from(in_frac);
+                if b == b'0' && seen == 0 {
+                    continue;
+                }
+                if seen == 0 {
+                    start = i;
+                }
+                seen += 1;
+                if b != b'0' {
+                    count = seen;
+                }
+                if seen <= 19 {
+                    head = head * 10 + u64::from(b - b'0');
+                }
+            }
+            _ => {
+                end = i;
+                break;
+            }
+        }
+    }
+    let (mut exp, mut exp_negative) = (0i64, false);
+    for &b in bytes.get(end + 1..).unwrap_or_default() {
+        match b {
+            b'-' => exp_negative = true,
+            // Saturated far beyond any exponent that matters.
+            b'0'..=b'9' => exp = (exp * 10 + i64::from(b - b'0')).min(1 << 40),
+            _ => {}
+        }
+    }
+    let exp = if exp_negative { -exp } else { exp };
+    let digits = bytes
+        .get(start..end)
+        .unwrap_or_default()
+        .iter()
+        .filter(|&&b| b != b'.')
+        .map(|&b| b.wrapping_sub(b'0'));
+    // Without trailing zeros: value = (the first `count` significant digits) * 10^e10.
+    let e10 = exp - frac_len + (seen - count) as i64;
+    let magnitude =
+        small(head, seen, exp - frac_len).unwrap_or_else(|| magnitude(count, e10, digits));
     if negative {
         -magnitude
     } else {
@@ -24,38 +73,44 @@ pub(crate) fn parse_f64(text: &str) -> f64 {
     }
 }
 
-fn parse_magnitude(text: &str) -> f64 {
-    let (mantissa, exponent) = text.split_once(['e', 'E']).unwrap_or((text, ""));
-    let (exp_negative, exp_digits) = match exponent.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, exponent.trim_start_matches('+')),
-    };
-    // Saturated far beyond any exponent that matters.
-    let exp = exp_digits.bytes().fold(0i64, |exp, b| {
-        (exp * 10 + i64::from(b.wrapping_sub(b'0'))).min(1 << 40)
-    });
-    let exp = if exp_negative { -exp } else { exp };
-    // The significant digits `int frac` (no leading or trailing zero): value = digits * 10^e10.
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let frac = frac.trim_end_matches('0');
-    let (int, frac, e10) = if frac.is_empty() {
-        let trimmed = int.trim_end_matches('0');
-        (trimmed, frac, exp + (int.len() - trimmed.len()) as i64)
-    } else {
-        (int, frac, exp - frac.len() as i64)
-    };
-    let int = int.trim_start_matches('0');
-    let frac = if int.is_empty() {
-        frac.trim_start_matches('0')
-    } else {
-        frac
-    };
-    let digits = || {
-        int.bytes()
-            .chain(frac.bytes())
-            .map(|b| b.wrapping_sub(b'0'))
-    };
-    let count = int.len() + frac.len();
+/// `n * 10^e10` (`n` of `len` digits) to the nearest double in exact 64-bit arithmetic with one
+/// rounding, when `n` has at most 19 digits and 10^e10 is between 10^-22 and 10^22 (or 1).
+fn small(n: u64, len: usize, e10: i64) -> Option<f64> {
+    if len > 19 || !(-22..=22).contains(&e10) {
+        return None;
+    }
+    if n <= 1 << 53 || e10 == 0 {
+        // Clinger: both operands exact (up to 2^53, powers of ten up to 10^22), one rounding; or
+        // an integer below 2^64, rounded once.
+        let mut scale = 1.0;
+        for _ in 0..e10.unsigned_abs() {
+            scale *= 10.0;
+        }
+        let n = n as f64;
+        return Some(if e10 < 0 { n / scale } else { n * scale });
+    }
+    if e10 > 0 {
+        return None;
+    }
+    // n / 10^f = n / 5^f * 2^-f: long division by 5^f (below 2^52), a few bits at a time, until
+    // the quotient q has 56 bits; `k` keeps q and the shifted remainder below 2^64.
+    let f = e10.unsigned_abs() as u32;
+    let p = 5u64.pow(f);
+    let (mut q, mut r, mut scale) = (n / p, n % p, f);
+    while q < 1 << 55 {
+        let k = (q.leading_zeros() - 8).min(p.leading_zeros());
+        q = (q << k) | ((r << k) / p);
+        r = (r << k) % p;
+        scale += k;
+    }
+    // A sticky low bit stands for the remainder: q has 56 bits or more, so it rounds as the exact
+    // quotient would. Above 2^53 / 10^22 the result is normal: scaling by 2^-scale is exact.
+    let q = q | u64::from(r != 0);
+    Some(q as f64 * f64::from_bits(u64::from(1023 - scale) << 52))
+}
+
+/// `digits` (`count` of them, no leading or trailing zero) times 10^e10, to the nearest double.
+fn magnitude(count: usize, e10: i64, digits: impl Iterator<Item = u8>) -> f64 {
     // value < 10^point and value >= 10^(point - 1).
     let point = count as i64 + e10;
     if count == 0 || point < -323 {
@@ -65,19 +120,9 @@ fn parse_magnitude(text: &str) -> f64 {
     if point > 310 {
         return f64::INFINITY;
     }
-    let head = digits().take(19).fold(0u64, |n, d| n * 10 + u64::from(d));
-    if count <= 19 && head <= 1 << 53 && (-22..=22).contains(&e10) {
-        // Clinger: both operands exact (up to 2^53, powers of ten up to 10^22), one rounding.
-        let mut scale = 1.0;
-        for _ in 0..e10.unsigned_abs() {
-            scale *= 10.0;
-        }
-        let n = head as f64;
-        return if e10 < 0 { n / scale } else { n * scale };
-    }
     let kept = count.min(KEPT_DIGITS);
     let mut r = Big::from_u64(0);
-    for d in digits().take(kept) {
+    for d in digits.take(kept) {
         r.mul_add(10, u32::from(d));
     }
     // The dropped digits end in a non-zero one.
@@ -277,6 +322,18 @@ mod tests {
                 }
             };
             check(&text);
+        }
+    }
+
+    #[test]
+    fn random_short_fractions_and_integers() {
+        // The exact small paths: up to 19 digits, 10^-22 to 10^3.
+        let mut rng = Rng(0x6a09_e667_f3bc_c909);
+        for _ in 0..100_000 {
+            let len = 1 + rng.below(19) as usize;
+            let digits = format!("{}{}", 1 + rng.below(9), rng.digits(len - 1));
+            let exp = rng.below(26) as i64 - 22;
+            check(&format!("{digits}e{exp}"));
         }
     }
 
