@@ -461,11 +461,11 @@ impl Decimal {
         let bit_len = 64 - mant.leading_zeros() as i32;
         let mut k = (f64::from(bit_len + exp - 1) * std::f64::consts::LOG10_2).ceil() as i32;
         if k >= 0 {
-            s.mul_pow10(k as u32);
+            s.mul_pow(10, k as u32);
         } else {
-            r.mul_pow10(k.unsigned_abs());
-            m_plus.mul_pow10(k.unsigned_abs());
-            m_minus.mul_pow10(k.unsigned_abs());
+            r.mul_pow(10, k.unsigned_abs());
+            m_plus.mul_pow(10, k.unsigned_abs());
+            m_minus.mul_pow(10, k.unsigned_abs());
         }
         // `below(a, b)`: a < b, or a <= b when the bounds are included.
         let below = |a: &Big, b: &Big| match a.cmp(b) {
@@ -476,9 +476,9 @@ impl Decimal {
         if below(&s, &r.plus(&m_plus)) {
             k += 1;
         } else {
-            r.mul_small(10);
-            m_plus.mul_small(10);
-            m_minus.mul_small(10);
+            r.mul_add(10, 0);
+            m_plus.mul_add(10, 0);
+            m_minus.mul_add(10, 0);
         }
         self.point = k;
         loop {
@@ -505,9 +505,9 @@ impl Decimal {
                 return;
             }
             self.push(digit);
-            r.mul_small(10);
-            m_plus.mul_small(10);
-            m_minus.mul_small(10);
+            r.mul_add(10, 0);
+            m_plus.mul_add(10, 0);
+            m_minus.mul_add(10, 0);
         }
     }
 
@@ -560,18 +560,22 @@ fn decimal_len(mut n: u64) -> i32 {
     len
 }
 
-/// An unsigned integer of up to 40 32-bit limbs (little-endian), enough for every step of
-/// `Decimal::generate` on any double (the largest intermediate stays below 2^1160).
+/// Limbs in a `Big`: room for 2700 bits, above every intermediate of `Decimal::generate` (below
+/// 2^1160) and of `crate::float_parse` (below 2^2660, for 800 kept digits).
+const BIG_LIMBS: usize = 85;
+
+/// An unsigned integer of up to `BIG_LIMBS` 32-bit limbs (little-endian). Limbs from `len` on
+/// are zero.
 #[derive(Clone)]
-struct Big {
-    limbs: [u32; 40],
+pub(crate) struct Big {
+    limbs: [u32; BIG_LIMBS],
     len: usize,
 }
 
 impl Big {
-    fn from_u64(n: u64) -> Big {
+    pub fn from_u64(n: u64) -> Big {
         let mut big = Big {
-            limbs: [0; 40],
+            limbs: [0; BIG_LIMBS],
             len: 2,
         };
         for (limb, part) in big.limbs.iter_mut().zip([n as u32, (n >> 32) as u32]) {
@@ -591,9 +595,20 @@ impl Big {
         self.limbs.get(..self.len).unwrap_or_default()
     }
 
+    pub fn is_zero(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The number of significant bits.
+    pub fn bit_len(&self) -> u32 {
+        let top = self.used().last().map_or(0, |limb| limb.leading_zeros());
+        self.len as u32 * 32 - top
+    }
+
+    /// `self * factor + addend`.
     #[inline(never)]
-    fn mul_small(&mut self, factor: u32) {
-        let mut carry = 0u64;
+    pub fn mul_add(&mut self, factor: u32, addend: u32) {
+        let mut carry = u64::from(addend);
         for limb in self.limbs.iter_mut().take(self.len) {
             let v = u64::from(*limb) * u64::from(factor) + carry;
             *limb = v as u32;
@@ -607,27 +622,33 @@ impl Big {
         }
     }
 
+    /// Multiplies by `base^n`, a limb-sized power at a time.
     #[inline(never)]
-    fn mul_pow10(&mut self, mut n: u32) {
-        while n >= 9 {
-            self.mul_small(1_000_000_000);
-            n -= 9;
+    pub fn mul_pow(&mut self, base: u32, mut n: u32) {
+        let (mut chunk, mut step) = (base, 1);
+        while let Some(next) = chunk.checked_mul(base) {
+            chunk = next;
+            step += 1;
         }
-        self.mul_small(10u32.pow(n));
+        while n >= step {
+            self.mul_add(chunk, 0);
+            n -= step;
+        }
+        self.mul_add(base.pow(n), 0);
     }
 
     /// Multiplies by 2^bits.
     #[inline(never)]
-    fn shl(&mut self, bits: u32) {
+    pub fn shl(&mut self, bits: u32) {
         let words = (bits / 32) as usize;
         let bits = bits % 32;
         let old = self.limbs;
         let mut carry = 0u32;
         let mut len = 0;
-        for (i, limb) in self.limbs.iter_mut().enumerate() {
+        for (i, limb) in self.limbs.iter_mut().enumerate().take(self.len + words + 1) {
             let src = i
                 .checked_sub(words)
-                .and_then(|j| if j < self.len { old.get(j) } else { None })
+                .and_then(|j| old.get(j))
                 .copied()
                 .unwrap_or(0);
             *limb = if bits == 0 {
@@ -660,7 +681,7 @@ impl Big {
 
     /// Subtracts `other`, which is not larger.
     #[inline(never)]
-    fn sub(&mut self, other: &Big) {
+    pub fn sub(&mut self, other: &Big) {
         let mut borrow = 0i64;
         for (i, limb) in self.limbs.iter_mut().enumerate().take(self.len) {
             let v = i64::from(*limb) - i64::from(other.limbs.get(i).copied().unwrap_or(0)) - borrow;
@@ -671,7 +692,7 @@ impl Big {
     }
 
     #[inline(never)]
-    fn cmp(&self, other: &Big) -> std::cmp::Ordering {
+    pub fn cmp(&self, other: &Big) -> std::cmp::Ordering {
         self.len
             .cmp(&other.len)
             .then_with(|| self.used().iter().rev().cmp(other.used().iter().rev()))

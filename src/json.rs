@@ -10,6 +10,7 @@
 use crate::canonical::{
     heap_sort, plain_prefix_len, write_number, write_string, ByteSink, KeyFilter,
 };
+use crate::float_parse::parse_f64;
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 
@@ -527,7 +528,7 @@ impl<'a> Reader<'a> {
                 Ok(n) => return Ok(Value::Number(n.into())),
             }
         }
-        match text.parse::<f64>().ok().and_then(Number::from_f64) {
+        match Number::from_f64(parse_f64(text)) {
             Some(n) => Ok(Value::Number(n)),
             None => self.error("number out of range"),
         }
@@ -579,13 +580,12 @@ impl Reader<'_> {
                     sink.put(text.as_bytes());
                     return Ok(());
                 }
-                match text.parse::<f64>() {
-                    Ok(x) if x.is_finite() => {
-                        write_number(x, sink);
-                        Ok(())
-                    }
-                    _ => self.error("number out of range"),
+                let x = parse_f64(text);
+                if !x.is_finite() {
+                    return self.error("number out of range");
                 }
+                write_number(x, sink);
+                Ok(())
             }
             _ => {
                 let start = self.pos;
