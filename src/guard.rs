@@ -10,7 +10,6 @@ use crate::outcome::{
     digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
 };
 use crate::outcome_fields::{digest_result_fields, ResultFields};
-use crate::outcome_text::digest_result_text;
 use crate::runs::RunTable;
 use crate::snapshot;
 use crate::stats::{Counters, Stats};
@@ -418,12 +417,6 @@ fn digest_tool_outcome(
 ) -> Result<OutcomeDigest, GuardError> {
     let tool = &*input.call.tool;
     let (keys, pointers) = outcome_settings(config, tool);
-    if is_ordinary(tool, exec_like, pointers) && !input.has_error() {
-        if let Some(digest) = digest_result_text(input.text(), input.result_at(), side_text, &keys)
-        {
-            return Ok(digest);
-        }
-    }
     let tree = Tree {
         tool,
         exec_like,

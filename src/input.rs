@@ -105,15 +105,6 @@ pub struct OutcomeInput<'a> {
 }
 
 impl<'a> OutcomeInput<'a> {
-    pub fn text(&self) -> &'a str {
-        self.text
-    }
-
-    /// Where the `result` value starts in `text()`, if the record has one.
-    pub fn result_at(&self) -> Option<usize> {
-        self.result_at
-    }
-
     /// True when the record has an `error` that is not `null`.
     pub fn has_error(&self) -> bool {
         self.error_at.is_some_and(|at| {

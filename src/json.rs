@@ -26,12 +26,6 @@ pub enum JsonError {
 /// Members of an object canonicalised without allocating (larger objects use a vector).
 const INLINE_MEMBERS: usize = 12;
 
-/// One member of an object: its key (unescaped) and where its value starts in the text.
-pub struct Member<'a> {
-    pub key: Cow<'a, str>,
-    pub at: usize,
-}
-
 /// The open containers of `skim` (true for an object): 64 levels in a word, deeper ones spilled.
 #[derive(Default)]
 struct OpenStack {
@@ -185,30 +179,6 @@ impl<'a> Reader<'a> {
         depth.checked_sub(1).ok_or(JsonError::TooDeep)
     }
 
-    /// True when the value at the cursor (after whitespace) is a string.
-    pub fn at_string(&mut self) -> bool {
-        self.skip_ws();
-        self.peek() == Some(b'"')
-    }
-
-    /// True when the value at the cursor (after whitespace) is an object.
-    pub fn at_object(&mut self) -> bool {
-        self.skip_ws();
-        self.peek() == Some(b'{')
-    }
-
-    /// True when the value at the cursor (after whitespace) is an array.
-    pub fn at_array(&mut self) -> bool {
-        self.skip_ws();
-        self.peek() == Some(b'[')
-    }
-
-    /// True when the value at the cursor is `true`.
-    pub fn literal_true(&mut self) -> bool {
-        self.skip_ws();
-        self.text.get(self.pos..).unwrap_or("").starts_with("true")
-    }
-
     /// True (and consumed) when the value at the cursor is `null`.
     pub fn literal_null(&mut self) -> bool {
         self.skip_ws();
@@ -330,28 +300,6 @@ impl<'a> Reader<'a> {
                 Ok(())
             }
             _ => self.literal().map(drop),
-        }
-    }
-
-    /// The members of the object at the cursor: each key with the position of its value; the
-    /// cursor ends after the object.
-    pub fn members(&mut self) -> Result<Vec<Member<'a>>, JsonError> {
-        self.expect(b'{')?;
-        let mut members = Vec::new();
-        if self.eat(b'}') {
-            return Ok(members);
-        }
-        loop {
-            self.skip_ws();
-            let key = self.string()?;
-            self.expect(b':')?;
-            self.skip_ws();
-            members.push(Member { key, at: self.pos });
-            self.skim()?;
-            if self.eat(b'}') {
-                return Ok(members);
-            }
-            self.expect(b',')?;
         }
     }
 
@@ -550,7 +498,7 @@ impl Reader<'_> {
     ) -> Result<(), JsonError> {
         self.skip_ws();
         match self.peek() {
-            Some(b'{') => self.write_object(depth, &|key| filter.drops(key), filter, sink),
+            Some(b'{') => self.write_object(depth, filter, sink),
             Some(b'[') => {
                 let depth = self.enter(depth)?;
                 sink.put(b"[");
@@ -596,25 +544,10 @@ impl Reader<'_> {
         }
     }
 
-    /// The JCS form of the object at the cursor without its top-level members named in
-    /// `without` (and without the keys `filter` drops, at every depth).
-    pub fn write_canonical_without(
-        &mut self,
-        depth: usize,
-        without: &[&str],
-        filter: &dyn KeyFilter,
-        sink: &mut dyn ByteSink,
-    ) -> Result<(), JsonError> {
-        self.skip_ws();
-        let drops = |key: &str| without.contains(&key) || filter.drops(key);
-        self.write_object(depth, &drops, filter, sink)
-    }
-
-    /// An object's members in JCS order, leaving out the keys `drops` names at this level.
+    /// An object's members in JCS order, leaving out the keys `filter` drops.
     fn write_object(
         &mut self,
         depth: usize,
-        drops: &dyn Fn(&str) -> bool,
         filter: &dyn KeyFilter,
         sink: &mut dyn ByteSink,
     ) -> Result<(), JsonError> {
@@ -652,9 +585,9 @@ impl Reader<'_> {
         let end = self.pos;
         if spilled.is_empty() {
             let members = inline.get_mut(..count).unwrap_or_default();
-            self.write_members(members, depth, drops, filter, sink)?;
+            self.write_members(members, depth, filter, sink)?;
         } else {
-            self.write_members(&mut spilled, depth, drops, filter, sink)?;
+            self.write_members(&mut spilled, depth, filter, sink)?;
         }
         self.pos = end;
         Ok(())
@@ -665,7 +598,6 @@ impl Reader<'_> {
         &mut self,
         members: &mut [(K, usize)],
         depth: usize,
-        drops: &dyn Fn(&str) -> bool,
         filter: &dyn KeyFilter,
         sink: &mut dyn ByteSink,
     ) -> Result<(), JsonError> {
@@ -690,7 +622,7 @@ impl Reader<'_> {
             let repeated = members
                 .get(i + 1)
                 .is_some_and(|(next, _)| next.as_ref() == key);
-            if repeated || drops(key) {
+            if repeated || filter.drops(key) {
                 continue;
             }
             if !first {

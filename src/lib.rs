@@ -22,7 +22,6 @@ mod json_writer;
 mod messages;
 pub mod outcome;
 mod outcome_fields;
-mod outcome_text;
 mod runs;
 mod snapshot;
 pub mod stats;

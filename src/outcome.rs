@@ -79,8 +79,8 @@ pub fn without_pointers(value: &Value, pointers: &[String]) -> Value {
         let Some((parent, last)) = pointer.rsplit_once('/') else {
             continue;
         };
-        let key = last.replace("~1", "/").replace("~0", "~");
-        match copy.pointer_mut(parent) {
+        let key = unescape_pointer_token(last);
+        match pointer_target(&mut copy, parent) {
             Some(Value::Object(map)) => {
                 map.remove(&key);
             }
@@ -405,14 +405,68 @@ pub(crate) fn digest_from_hex(hex: Option<&str>) -> Result<Digest, GuardError> {
     Ok(digest)
 }
 
+/// Where `needle` first occurs in `haystack` (a plain scan: these texts are at most a few KB, and
+/// the standard library's substring search costs more `.wasm` than this whole module).
+fn find(haystack: &str, needle: &str) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(0);
+    }
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .position(|window| window == needle.as_bytes())
+}
+
+/// The value an RFC 6901 JSON pointer refers to (as `serde_json::Value::pointer_mut` resolves it:
+/// array indices are digits without a sign or leading zeros).
+fn pointer_target<'v>(value: &'v mut Value, pointer: &str) -> Option<&'v mut Value> {
+    if pointer.is_empty() {
+        return Some(value);
+    }
+    let tokens = pointer.strip_prefix('/')?;
+    let mut target = value;
+    for token in tokens.split('/') {
+        let token = unescape_pointer_token(token);
+        target = match target {
+            Value::Object(map) => map.get_mut(&token)?,
+            Value::Array(items) => {
+                let plain = !token.starts_with('+') && (token == "0" || !token.starts_with('0'));
+                items.get_mut(token.parse::<usize>().ok().filter(|_| plain)?)?
+            }
+            _ => return None,
+        };
+    }
+    Some(target)
+}
+
+/// An RFC 6901 reference token unescaped: `~1` is `/`, `~0` is `~`.
+fn unescape_pointer_token(token: &str) -> String {
+    let mut out = String::with_capacity(token.len());
+    let mut chars = token.chars();
+    while let Some(c) = chars.next() {
+        match (c, chars.clone().next()) {
+            ('~', Some('1')) => {
+                out.push('/');
+                chars.next();
+            }
+            ('~', Some('0')) => {
+                out.push('~');
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Returns the tool name when `message` says a tool does not exist.
 pub fn missing_tool_name(message: &str) -> Option<String> {
     let lower = message.to_ascii_lowercase();
-    if let Some(pos) = lower.find("unknown tool") {
+    if let Some(pos) = find(&lower, "unknown tool") {
         let rest = message.get(pos + "unknown tool".len()..)?;
         return first_token(rest.trim_start_matches([':', ' ']));
     }
-    if let Some(pos) = lower.find("tool not found") {
+    if let Some(pos) = find(&lower, "tool not found") {
         let rest = message.get(pos + "tool not found".len()..)?;
         return first_token(rest.trim_start_matches([':', ' ']));
     }
@@ -423,7 +477,7 @@ pub fn missing_tool_name(message: &str) -> Option<String> {
         " does not exist",
     ];
     let mut from = 0;
-    while let Some(found) = lower.get(from..).and_then(|s| s.find("tool ")) {
+    while let Some(found) = lower.get(from..).and_then(|s| find(s, "tool ")) {
         let name_start = from + found + "tool ".len();
         let rest = lower.get(name_start..)?;
         let name_len = rest.find(char::is_whitespace).unwrap_or(rest.len());
@@ -474,6 +528,61 @@ mod tests {
         )
         .unwrap()
         .digest
+    }
+
+    #[test]
+    fn pointers_resolve_as_serde_json_resolves_them() {
+        let value = json!({
+            "a": {"b/c": [10, {"~k": 1, "": 2}], "0": "zero", "": {"": 3}},
+            "list": [1, 2, 3, [4, 5]],
+            "m~0n": true
+        });
+        for pointer in [
+            "",
+            "/",
+            "//",
+            "/a",
+            "/a/b~1c",
+            "/a/b~1c/1/~0k",
+            "/a/b~1c/1/",
+            "/a/0",
+            "/a//",
+            "/list/0",
+            "/list/3/1",
+            "/list/01",
+            "/list/+1",
+            "/list/4",
+            "/list/-",
+            "/m~00n",
+            "/m~0n",
+            "a",
+            "/a/b~1c/00",
+            "/list/3/1/x",
+            "/~1",
+            "/~01",
+        ] {
+            let (mut ours, mut theirs) = (value.clone(), value.clone());
+            assert_eq!(
+                pointer_target(&mut ours, pointer).map(|v| v.clone()),
+                theirs.pointer_mut(pointer).map(|v| v.clone()),
+                "{pointer}"
+            );
+        }
+        for token in ["~01", "~10", "~~1", "~0~1", "a~", "~", "~2", "plain"] {
+            assert_eq!(
+                unescape_pointer_token(token),
+                token.replace("~1", "/").replace("~0", "~"),
+                "{token}"
+            );
+        }
+    }
+
+    #[test]
+    fn finds_substrings() {
+        assert_eq!(find("unknown tool x", "tool"), Some(8));
+        assert_eq!(find("abc", "abcd"), None);
+        assert_eq!(find("abc", ""), Some(0));
+        assert_eq!(find("aab", "ab"), Some(1));
     }
 
     #[test]
