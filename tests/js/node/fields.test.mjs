@@ -1,0 +1,102 @@
+// Ordinary records cross into wasm field by field (js/fields.ts); everything else, and whatever the
+// core declines, as one JSON record. Both ways must mean the same: for tricky records the verdicts
+// and the run snapshots (which hold every fingerprint) of a guard that takes the field way are
+// compared with those of a guard that can only take the JSON way (no wasm memory to write into).
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { test } from "node:test";
+import { init } from "tool-loop-guard";
+import { LoopGuardCore } from "../../../pkg/guard.js";
+import { WasmRuntime } from "../../../pkg/runtime.js";
+import * as glue from "../../../pkg/tool_loop_guard.js";
+
+await init(); // instantiates the glue shared with the package's Node entry
+const long = "z".repeat(glue.maxScannedTextBytes() + 10);
+const sha256 = (text) => createHash("sha256").update(text).digest("hex");
+
+/** A runtime whose guards count how often each way into the core is taken. */
+function countingRuntime(counts) {
+  class CountingGuard extends glue.WasmGuard {
+    checkFields(...args) {
+      counts.fields++;
+      return super.checkFields(...args);
+    }
+    recordFields(...args) {
+      counts.fields++;
+      return super.recordFields(...args);
+    }
+    checkInput(...args) {
+      counts.json++;
+      return super.checkInput(...args);
+    }
+    recordInput(...args) {
+      counts.json++;
+      return super.recordInput(...args);
+    }
+  }
+  return new WasmRuntime({ ...glue, WasmGuard: CountingGuard }, sha256);
+}
+
+const jsonOnly = () => new LoopGuardCore(new WasmRuntime({ ...glue, wasmMemory: undefined }, sha256));
+
+/** [call, outcome] pairs; each is checked and recorded three times in a row. */
+const steps = [
+  [{ tool: "read_file", args: { path: "a", n: 1.0, big: 1e21 } }, { result: "line one\nline \"two\" é 😀" }],
+  [{ tool: "search", args: { q: "x" }, callId: "c1" }, { result: { content: [{ type: "text", text: "Unknown tool: search" }], isError: true } }],
+  [{ tool: "fetch", args: { url: "u" } }, { result: { content: [{ type: "text", text: "a" }, { type: "text", text: "b" }], details: { status: 200, durationMs: 5, nested: { requestId: "r", keep: [1, 2] } } } }],
+  [{ tool: "read_file", args: { path: "big" }, callId: "c2" }, { result: long }],
+  [{ tool: "read_file", args: { path: "big2" } }, { result: { content: [{ type: "text", text: long }, { type: "text", text: "tail" }] } }],
+  [{ tool: "exec", args: { command: "make" } }, { result: { content: [{ type: "text", text: "ok" }], details: { status: "completed", exitCode: 0, durationMs: 9 } } }],
+  [{ tool: "write", args: { path: "f" } }, { result: { content: [{ type: "text", text: "same" }], details: { changed: false } } }],
+  [{ tool: "t", args: { n: 10n }, at: Number.NaN }, { result: { content: [], details: () => 1, isError: false } }],
+  [{ tool: "t", args: undefined, at: null, runId: null }, { result: null }],
+  [{ tool: "u", args: { x: [new Date(0)] } }, { result: { content: [{ type: "image", data: "x" }] } }],
+  [{ tool: "v", args: {} }, { result: { content: [{ type: "text", text: "x", annotations: {} }], structuredContent: { a: 1 } } }],
+  [{ tool: "w", args: { a: 1 } }, { error: new Error("boom") }],
+];
+
+test("the field way and the JSON way give identical verdicts and fingerprints", () => {
+  const counts = { fields: 0, json: 0 };
+  const fieldWay = new LoopGuardCore(countingRuntime(counts));
+  const jsonWay = jsonOnly();
+  let at = 1000;
+  for (let round = 0; round < 3; round++) {
+    for (const [call, outcome] of steps) {
+      at += 1000;
+      const checked = { runId: "r", at, ...call };
+      const recorded = { ...checked, ...outcome };
+      for (const [op, record] of [["check", checked], ["record", recorded]]) {
+        assert.deepEqual(fieldWay[op](record), jsonWay[op](record), `${op} ${JSON.stringify(record, (_, v) => (typeof v === "bigint" ? `${v}n` : v))}`);
+      }
+    }
+  }
+  assert.deepEqual(fieldWay.exportRun("r"), jsonWay.exportRun("r"));
+  // Both ways were taken: every check and nine records a round field by field (BigInt and Date
+  // arguments included), the three outcomes with an image part, extra result members or an error
+  // as JSON.
+  assert.deepEqual(counts, { fields: 3 * (12 + 9), json: 3 * 3 });
+});
+
+test("an outcome whose call id was not checked sends its arguments after all", () => {
+  const counts = { fields: 0, json: 0 };
+  const fieldWay = new LoopGuardCore(countingRuntime(counts));
+  const jsonWay = jsonOnly();
+  for (let i = 0; i < 4; i++) {
+    const outcome = { runId: "r", tool: "lookup", args: { id: i % 2 }, callId: `never-checked-${i}`, at: i, result: "same" };
+    assert.deepEqual(fieldWay.record(outcome), jsonWay.record(outcome));
+  }
+  assert.deepEqual(fieldWay.exportRun("r"), jsonWay.exportRun("r"));
+  assert.equal(counts.json, 4, "each record went the JSON way after the core asked for the arguments");
+});
+
+test("strings with lone surrogates take the JSON way and get its error", () => {
+  const fieldWay = new LoopGuardCore(countingRuntime({ fields: 0, json: 0 }));
+  const jsonWay = jsonOnly();
+  for (const call of [{ tool: "bad\uD800" }, { tool: "t", runId: "\uDC00" }]) {
+    assert.throws(() => fieldWay.check(call), (e) => e.code === "invalid_record");
+    assert.throws(() => jsonWay.check(call), (e) => e.code === "invalid_record");
+  }
+  const outcome = { tool: "t", result: { content: [{ type: "text", text: "x\uD800y" }] } };
+  assert.throws(() => fieldWay.record(outcome), (e) => e.code === "invalid_record");
+  assert.equal(fieldWay.check({ tool: "t" }).action, "allow", "the guard still works");
+});
