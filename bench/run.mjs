@@ -18,7 +18,7 @@ import { largeText, smallMixed, stuckLoop } from "./workloads.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = 5;
-const INSTANTIATE_SAMPLES = 7;
+const INSTANTIATE_SAMPLES = 11;
 const KB = 1024;
 const MB = 1024 * 1024;
 
