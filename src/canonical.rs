@@ -13,12 +13,6 @@ pub trait ByteSink {
     fn put(&mut self, bytes: &[u8]);
 }
 
-impl ByteSink for Sha256 {
-    fn put(&mut self, bytes: &[u8]) {
-        self.update(bytes);
-    }
-}
-
 /// Bytes gathered before they are handed to the hasher.
 const HASH_SINK_BUFFER: usize = 256;
 
