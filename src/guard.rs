@@ -5,7 +5,8 @@ use crate::config::Config;
 use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
 use crate::history::{fingerprint, CallRecord, CompactionWatch, Fingerprint, RecordState, Run};
-use crate::input::{fnv1a, parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
+use crate::input::{parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
+use crate::keys::fnv1a;
 use crate::outcome::{
     digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
 };

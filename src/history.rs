@@ -69,7 +69,7 @@ const _: () = assert!(DetectorId::ALL.len() < 16);
 pub struct CallRecord {
     pub at: f64,
     pub args: Fingerprint,
-    /// Pending: FNV-1a of the argument text as checked (lets `record` reuse `args` without parsing
+    /// Pending: the key of the argument text as checked (lets `record` reuse `args` without parsing
     /// and hashing the same text again), little-endian. Completed: the outcome fingerprint.
     /// Nothing once vetoed.
     slot: [u8; 8],
@@ -121,7 +121,8 @@ pub fn detector_from_code(code: u8) -> Option<DetectorId> {
 }
 
 impl CallRecord {
-    /// A pending record; `call_id` and `args_text_hash` are FNV-1a keys for matching its outcome.
+    /// A pending record; `call_id` and `args_text_hash` are lookup keys (`keys.rs`) for matching
+    /// its outcome.
     /// `tool` must be below `MAX_TOOLS`.
     pub fn pending(
         tool: u16,
@@ -243,7 +244,7 @@ impl CallRecord {
         self.meta = (self.meta & keep) | (bits << STATE_SHIFT);
     }
 
-    /// FNV-1a of the argument text as checked, while pending.
+    /// The key of the argument text as checked, while pending.
     pub fn args_text_hash(&self) -> Option<u64> {
         self.is_pending().then(|| u64::from_le_bytes(self.slot))
     }

@@ -21,7 +21,7 @@ pub struct CallInput<'a> {
     pub run_id: Option<Cow<'a, str>>,
     pub tool: Cow<'a, str>,
     args_raw: Option<&'a str>,
-    /// FNV-1a of the arguments' JSON text as sent (a lookup key, not a fingerprint).
+    /// The lookup key of the arguments' JSON text as sent (`keys::text_key`; not a fingerprint).
     pub args_text_hash: u64,
     pub call_id: Option<Cow<'a, str>>,
     pub at: Option<f64>,
@@ -131,14 +131,6 @@ impl<'a> OutcomeInput<'a> {
         })
         .transpose()
     }
-}
-
-/// FNV-1a, 64 bits: cheap keys for matching (call ids, argument texts), never shown or trusted
-/// as fingerprints.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 /// The raw JSON text of each field of a record (one well-formed pass over the whole record).
@@ -353,7 +345,7 @@ fn check_tool_name(name: &str) -> Result<(), GuardError> {
 
 /// The lookup key of the arguments' text (absent arguments are `{}`).
 fn args_text_hash(args_raw: Option<&str>) -> u64 {
-    fnv1a(args_raw.unwrap_or("{}").as_bytes())
+    crate::keys::text_key(args_raw.unwrap_or("{}").as_bytes())
 }
 
 /// The string a field's raw JSON text holds, if it is one (borrowed when it has no escapes).

@@ -19,6 +19,7 @@ mod history;
 pub mod input;
 mod json;
 mod json_writer;
+mod keys;
 mod messages;
 pub mod outcome;
 mod outcome_fields;

@@ -6,45 +6,26 @@
 //! `&str` (no key is built per call).
 
 use crate::history::Run;
+use crate::keys::WordMix;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Run ids are chosen by the host, not by the model, so the table uses a fast word-at-a-time hash
-/// (multiply and rotate, as FxHash does) instead of SipHash, which costs far more per lookup in
-/// wasm.
+/// instead of SipHash, which costs far more per lookup in wasm.
 #[derive(Default)]
-struct IdHasher(u64);
-
-const ID_HASH_SEED: u64 = 0x517c_c1b7_2722_0a95;
-
-impl IdHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(ID_HASH_SEED);
-    }
-}
+struct IdHasher(WordMix);
 
 impl Hasher for IdHasher {
     fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        let mut tail = [0u8; 8];
-        let rest = chunks.remainder();
-        if let Some(slot) = tail.get_mut(..rest.len()) {
-            slot.copy_from_slice(rest);
-        }
-        self.add(u64::from_le_bytes(tail) ^ (rest.len() as u64) << 56);
+        self.0.add_bytes(bytes);
     }
 
     fn write_u8(&mut self, byte: u8) {
-        self.add(u64::from(byte));
+        self.0.add(u64::from(byte));
     }
 
     fn finish(&self) -> u64 {
-        self.0
+        self.0.finish()
     }
 }
 

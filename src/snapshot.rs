@@ -5,7 +5,9 @@
 //! Layout (little-endian): magic `TLGS`, version byte, run id, run counters, tool table, cap log,
 //! compaction watch, records (64-bit fingerprints, the window's newest record at `next_seq - 1`),
 //! then SHA-256 of everything before it. Version 2 snapshots (128-bit fingerprints) still import:
-//! their fingerprints are cut to the first 64 bits, which is what this build computes.
+//! their fingerprints are cut to the first 64 bits, which is what this build computes. (Their
+//! pending records' argument-text keys were FNV-1a hashes: they no longer match, so an outcome
+//! without a call id finds such a pending call by its fingerprint instead.)
 
 use crate::canonical::sha256;
 use crate::error::{ErrorCode, GuardError};
