@@ -110,3 +110,67 @@ fn absurd_nesting_and_sizes_are_refused_with_their_codes() {
         "invalid_record"
     );
 }
+
+/// Random fields (the way `checkFields`/`recordFields` hand records over) end in a verdict, a
+/// request for the JSON record, or a typed error, and leave the guard's verdicts unchanged.
+#[test]
+fn random_fields_end_in_ok_or_a_typed_error() {
+    use tool_loop_guard::{CallFields, ResultFields, TextField};
+    let config = json!({"preset": "strict", "tools": {"t2": {"ignore": ["/details/x", "k"]}}});
+    let expected = trace_verdicts(&mut Guard::new(&config).unwrap());
+    let mut guard = Guard::new(&config).unwrap();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let texts = [
+        "",
+        "t",
+        "t2",
+        "exec",
+        "process",
+        "write",
+        "Unknown tool: x",
+        "{\"a\":1}",
+        "[1,2",
+        "{\"x\":",
+        "null",
+        "1e400",
+        "{\"durationMs\":1,\"k\":[{}]}",
+        "\"s\"",
+        "{\"action\":\"poll\"}",
+        "{\"changed\":false}",
+        "{\"status\":\"running\",\"tail\":\"z\"}",
+        "é😀",
+        "0123456789abcdef",
+    ];
+    let hex = "ab".repeat(32);
+    let pick = |rng: &mut Rng| texts[rng.below(texts.len())];
+    let maybe = |rng: &mut Rng| (rng.below(3) > 0).then(|| texts[rng.below(texts.len())]);
+    for _ in 0..20_000 {
+        let call = CallFields {
+            run_id: maybe(&mut rng),
+            tool: pick(&mut rng),
+            call_id: maybe(&mut rng),
+            args: maybe(&mut rng),
+            at: [None, Some(f64::NAN), Some(1.0), Some(-1e300)][rng.below(4)],
+        };
+        if rng.below(2) == 0 {
+            let _ = guard.check_fields(&call, 0.0);
+            continue;
+        }
+        let text = |rng: &mut Rng| match rng.below(4) {
+            0 => TextField::Sha256Hex(&hex),
+            1 => TextField::Sha256Hex(pick(rng)),
+            _ => TextField::Text(pick(rng)),
+        };
+        let result = match rng.below(3) {
+            0 => ResultFields::Absent,
+            1 => ResultFields::Text(text(&mut rng)),
+            _ => ResultFields::Parts {
+                texts: (0..rng.below(4)).map(|_| text(&mut rng)).collect(),
+                details: maybe(&mut rng),
+                is_error: [None, Some(true), Some(false)][rng.below(3)],
+            },
+        };
+        let _ = guard.record_fields(&call, rng.below(2) == 0, &result, 0.0);
+    }
+    assert_eq!(trace_verdicts(&mut guard), expected);
+}
