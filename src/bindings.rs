@@ -12,7 +12,7 @@
 //! zeroed after use.
 
 use crate::error::GuardError;
-use crate::verdict::Verdict;
+use crate::verdict::{Answer, Verdict};
 use crate::{CallFields, Guard, ResultFields, TextField};
 use wasm_bindgen::prelude::*;
 
@@ -58,11 +58,12 @@ impl WasmGuard {
     fn fields_status(
         &mut self,
         used: usize,
-        answer: Result<Option<Verdict>, GuardError>,
+        answer: Result<Option<Answer>, GuardError>,
     ) -> Result<u32, JsValue> {
         clear_input(&mut self.input, used);
         match answer {
-            Ok(Some(verdict)) => self.status(Ok(verdict)),
+            Ok(Some(Answer::Allow)) => Ok(0),
+            Ok(Some(Answer::Verdict(verdict))) => self.status(Ok(verdict)),
             Ok(None) | Err(_) => Ok(SEND_JSON),
         }
     }

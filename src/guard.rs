@@ -15,7 +15,7 @@ use crate::runs::RunTable;
 use crate::snapshot;
 use crate::stats::{Counters, Stats};
 use crate::tools::{kind_of, ToolKind};
-use crate::verdict::{Action, DetectorId, Finding, Level, Verdict};
+use crate::verdict::{Action, Answer, DetectorId, Finding, Level, Verdict};
 use serde_json::Value;
 
 pub struct Guard {
@@ -58,7 +58,8 @@ impl Guard {
     /// Before dispatch: may the call run? `now_ms` is used when the call has no `at`.
     pub fn check(&mut self, call_json: &str, now_ms: f64) -> Result<Verdict, GuardError> {
         let call = parse_call(call_json, self.config.max_record_bytes)?;
-        self.check_input(&call, now_ms)
+        let answer = self.check_input(&call, now_ms)?;
+        Ok(answer.into_verdict(&call.tool, call.run_id.as_deref()))
     }
 
     /// `check` of a call handed over field by field. `Ok(None)`: the call is too large to be sure
@@ -68,7 +69,7 @@ impl Guard {
         &mut self,
         fields: &CallFields,
         now_ms: f64,
-    ) -> Result<Option<Verdict>, GuardError> {
+    ) -> Result<Option<Answer>, GuardError> {
         if !self.fits_any_record(fields.byte_len(), 0) {
             return Ok(None);
         }
@@ -76,13 +77,13 @@ impl Guard {
         self.check_input(&call, now_ms).map(Some)
     }
 
-    fn check_input(&mut self, call: &CallInput, now_ms: f64) -> Result<Verdict, GuardError> {
+    fn check_input(&mut self, call: &CallInput, now_ms: f64) -> Result<Answer, GuardError> {
         let args = fingerprint(&call.args_digest()?);
         let kind = self.call_kind(call)?;
         self.stats.checks += 1;
-        let verdict = self.check_call(call, args, kind, now_ms);
-        self.stats.count(&verdict);
-        Ok(verdict)
+        let answer = self.check_call(call, args, kind, now_ms);
+        self.stats.count_answer(&answer);
+        Ok(answer)
     }
 
     /// After the tool returned or threw: records the outcome and says whether to warn the model.
@@ -100,14 +101,17 @@ impl Guard {
     ) -> Result<Verdict, GuardError> {
         let input = parse_outcome(outcome_json, self.config.max_record_bytes)?;
         let call = &input.call;
-        if !self.config.enabled {
-            return Ok(self.recorded(Verdict::allow(&call.tool, call.run_id.as_deref())));
-        }
-        let (args, kind) = self.fingerprint_for_outcome(call)?;
-        let exec_like = is_exec_like(call, kind);
-        let outcome = digest_tool_outcome(&self.config, &input, exec_like, side_text)?;
-        let verdict = self.settle_outcome(call, args, kind, &outcome, now_ms);
-        Ok(self.recorded(verdict))
+        let answer = if self.config.enabled {
+            let (args, kind) = self.fingerprint_for_outcome(call)?;
+            let exec_like = is_exec_like(call, kind);
+            let outcome = digest_tool_outcome(&self.config, &input, exec_like, side_text)?;
+            self.settle_outcome(call, args, kind, &outcome, now_ms)
+        } else {
+            Answer::Allow
+        };
+        Ok(self
+            .recorded(answer)
+            .into_verdict(&call.tool, call.run_id.as_deref()))
     }
 
     /// `record` of an outcome handed over field by field (a result without an error). `Ok(None)`
@@ -120,16 +124,14 @@ impl Guard {
         args_withheld: bool,
         result: &ResultFields,
         now_ms: f64,
-    ) -> Result<Option<Verdict>, GuardError> {
+    ) -> Result<Option<Answer>, GuardError> {
         let bytes = fields.byte_len() + result.byte_len();
         if !self.fits_any_record(bytes, result.part_count()) {
             return Ok(None);
         }
         let call = fields.call()?;
         if !self.config.enabled {
-            return Ok(Some(
-                self.recorded(Verdict::allow(&call.tool, call.run_id.as_deref())),
-            ));
+            return Ok(Some(self.recorded(Answer::Allow)));
         }
         let (args, kind) = match self.checked_fingerprint(&call) {
             Some(found) => found,
@@ -138,15 +140,15 @@ impl Guard {
         };
         let exec_like = is_exec_like(&call, kind);
         let outcome = digest_fields_outcome(&self.config, &call.tool, result, exec_like)?;
-        let verdict = self.settle_outcome(&call, args, kind, &outcome, now_ms);
-        Ok(Some(self.recorded(verdict)))
+        let answer = self.settle_outcome(&call, args, kind, &outcome, now_ms);
+        Ok(Some(self.recorded(answer)))
     }
 
-    /// Counts a `record` verdict.
-    fn recorded(&mut self, verdict: Verdict) -> Verdict {
+    /// Counts a `record` answer.
+    fn recorded(&mut self, answer: Answer) -> Answer {
         self.stats.records += 1;
-        self.stats.count(&verdict);
-        verdict
+        self.stats.count_answer(&answer);
+        answer
     }
 
     /// Whether any JSON record holding `bytes` of field text in `parts` text parts is within
@@ -254,25 +256,25 @@ impl Guard {
         args: Fingerprint,
         kind: ToolKind,
         now_ms: f64,
-    ) -> Verdict {
+    ) -> Answer {
         let run_id = call.run_id.as_deref();
         if !self.config.enabled {
-            return Verdict::allow(&call.tool, run_id);
+            return Answer::Allow;
         }
         let config = &self.config;
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
         let at = call.at.unwrap_or(now_ms);
         let proposal = Self::proposal(config, run, &call.tool, kind, args, Some(at));
-        let (verdict, warned) = match decide(run, &proposal, config) {
-            None => (Verdict::allow(&call.tool, run_id), None),
+        let (answer, warned) = match decide(run, &proposal, config) {
+            None => (Answer::allow(config.policy, &call.tool, run_id), None),
             Some(found) => {
                 let warned = (found.level == Level::Warning).then_some(found.detector);
-                (Verdict::from_finding(&found, &call.tool, run_id), warned)
+                let verdict = Verdict::from_finding(&found, &call.tool, run_id);
+                (Answer::Verdict(verdict.under_policy(config.policy)), warned)
             }
         };
-        let verdict = verdict.under_policy(config.policy);
-        let vetoed = matches!(verdict.action, Action::Block | Action::Stop);
+        let vetoed = matches!(answer.action(), Action::Block | Action::Stop);
         run.turns = run.turns.saturating_add(1);
         if let (Some(cap), false) = (proposal.cap, vetoed) {
             run.log_capped_call(&call.tool, at, cap.calls);
@@ -290,7 +292,7 @@ impl Guard {
         if vetoed {
             run.settle(index, RecordState::Vetoed);
         }
-        verdict
+        answer
     }
 
     /// The fingerprint and kind of an outcome's call when `check` saw it: the pending record with
@@ -325,7 +327,7 @@ impl Guard {
         kind: ToolKind,
         outcome: &OutcomeDigest,
         now_ms: f64,
-    ) -> Verdict {
+    ) -> Answer {
         let run_id = call.run_id.as_deref();
         let config = &self.config;
         let history_size = config.history_size as usize;
@@ -348,23 +350,23 @@ impl Guard {
                 missing_tool: outcome.missing_tool,
             },
         );
-        if config.post_compaction_guard.enabled {
+        if config.post_compaction_guard.enabled && run.compaction.is_some() {
             let triple = (call.tool.to_string(), args, fingerprint(&outcome.digest));
             if let Some(found) =
                 post_compaction_step(run, triple, config.post_compaction_guard.window_size)
             {
-                return Verdict::from_finding(&found, &call.tool, run_id)
-                    .under_policy(config.policy);
+                let verdict = Verdict::from_finding(&found, &call.tool, run_id);
+                return Answer::Verdict(verdict.under_policy(config.policy));
             }
         }
         let next_identical = Self::proposal(config, run, &call.tool, kind, args, None);
-        let verdict = match decide(run, &next_identical, config) {
+        match decide(run, &next_identical, config) {
             Some(found) if found.level >= Level::Critical => {
-                Verdict::forecast(&found, &call.tool, run_id)
+                let verdict = Verdict::forecast(&found, &call.tool, run_id);
+                Answer::Verdict(verdict.under_policy(config.policy))
             }
-            _ => Verdict::allow(&call.tool, run_id),
-        };
-        verdict.under_policy(config.policy)
+            _ => Answer::allow(config.policy, &call.tool, run_id),
+        }
     }
 }
 

@@ -39,4 +39,4 @@ pub use guard::Guard;
 pub use input::CallFields;
 pub use outcome_fields::{ResultFields, TextField};
 pub use stats::Stats;
-pub use verdict::{Action, DetectorId, Level, Verdict};
+pub use verdict::{Action, Answer, DetectorId, Level, Verdict};

@@ -2,7 +2,7 @@
 //! in fixed arrays on every verdict; the names are attached only in the `Stats` report.
 
 use crate::json_writer::JsonObject;
-use crate::verdict::{Action, DetectorId, Level, Verdict};
+use crate::verdict::{Action, Answer, DetectorId, Level, Verdict};
 
 /// The report: counters by name (every name present, zero or not, names in sorted order). In
 /// JSON (`to_json`) the fields are camelCase and the named counts objects.
@@ -73,6 +73,16 @@ pub struct Counters {
 }
 
 impl Counters {
+    pub fn count_answer(&mut self, answer: &Answer) {
+        match answer {
+            Answer::Allow => {
+                bump(&mut self.by_action, 0);
+                bump(&mut self.by_level, 0);
+            }
+            Answer::Verdict(verdict) => self.count(verdict),
+        }
+    }
+
     pub fn count(&mut self, verdict: &Verdict) {
         let action = match verdict.action {
             Action::Allow => 0,

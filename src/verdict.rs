@@ -344,6 +344,44 @@ impl Verdict {
     }
 }
 
+/// What the guard answers a `check` or `record`: the plain allow (no detector, nothing for the
+/// model), not built until someone asks for it, or any other verdict. Most calls are plain allows,
+/// and the wasm bindings answer those with a status code alone.
+// An answer only passes from the guard to its caller on the stack; boxing the verdict would cost
+// an allocation for every verdict that is not a plain allow.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone)]
+pub enum Answer {
+    Allow,
+    Verdict(Verdict),
+}
+
+impl Answer {
+    /// The allow under `policy` for a call of `tool` in `run_id` (under `shadow` it carries
+    /// `wouldBe`, so it is built).
+    pub fn allow(policy: Policy, tool: &str, run_id: Option<&str>) -> Answer {
+        match policy {
+            Policy::Shadow => Answer::Verdict(Verdict::allow(tool, run_id).under_policy(policy)),
+            Policy::Enforce | Policy::Inject => Answer::Allow,
+        }
+    }
+
+    /// The verdict; a plain allow is built for `tool` in `run_id`.
+    pub fn into_verdict(self, tool: &str, run_id: Option<&str>) -> Verdict {
+        match self {
+            Answer::Allow => Verdict::allow(tool, run_id),
+            Answer::Verdict(verdict) => verdict,
+        }
+    }
+
+    pub fn action(&self) -> Action {
+        match self {
+            Answer::Allow => Action::Allow,
+            Answer::Verdict(verdict) => verdict.action,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -165,7 +165,7 @@ fn submit_once(
         }
     };
     match answer {
-        Ok(Some(verdict)) => Ok(verdict),
+        Ok(Some(answer)) => Ok(answer.into_verdict(call.tool, call.run_id)),
         Ok(None) | Err(_) => exact(guard),
     }
 }
