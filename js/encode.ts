@@ -64,7 +64,8 @@ function walkNeedsReplacer(item: unknown, depth: number): boolean {
   return false;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** An object whose prototype is Object.prototype or null. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;

@@ -7,7 +7,7 @@
  * errors. The core defines both ways in Rust; no rule lives here.
  */
 import type { LargeTexts } from "./encode.js";
-import { encodeRecord } from "./encode.js";
+import { encodeRecord, isPlainObject } from "./encode.js";
 import type { RawGuard } from "./runtime.js";
 
 /** The core's answer when it cannot decide from the fields: send the JSON record. */
@@ -20,13 +20,10 @@ export type InputView = (length: number) => Uint8Array;
 
 const encoder = new TextEncoder();
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-/** No lone surrogates: JSON.stringify would escape them, and the core refuses those escapes. */
+/**
+ * No lone surrogates: JSON.stringify would escape them, and the core refuses those escapes.
+ * (Engines without isWellFormed send any string with surrogates the JSON way.)
+ */
 function wellFormed(text: string): boolean {
   const check = (text as { isWellFormed?: () => boolean }).isWellFormed;
   return typeof check === "function" ? check.call(text) : !/[\uD800-\uDFFF]/.test(text);
