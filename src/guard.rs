@@ -99,13 +99,25 @@ impl Guard {
         side_text: Option<&[u8]>,
         now_ms: f64,
     ) -> Result<Verdict, GuardError> {
-        let input = parse_outcome(outcome_json, self.config.max_record_bytes)?;
-        let call = &input.call;
+        let OutcomeInput {
+            call,
+            result,
+            error,
+        } = parse_outcome(outcome_json, self.config.max_record_bytes)?;
+        // Fingerprints only: the parsed result and error hold raw content, zeroed when dropped.
+        let (result, error) = (RawContent(result), RawContent(error));
         let answer = if self.config.enabled {
-            let (args, kind) = self.fingerprint_for_outcome(call)?;
-            let exec_like = is_exec_like(call, kind);
-            let outcome = digest_tool_outcome(&self.config, &input, exec_like, side_text)?;
-            self.settle_outcome(call, args, kind, &outcome, now_ms)
+            let (args, kind) = self.fingerprint_for_outcome(&call)?;
+            let exec_like = is_exec_like(&call, kind);
+            let (keys, pointers) = outcome_settings(&self.config, &call.tool);
+            let tree = Tree {
+                tool: &call.tool,
+                exec_like,
+                keys: &keys,
+                pointers,
+            };
+            let outcome = tree.digest(&result, &error, side_text)?;
+            self.settle_outcome(&call, args, kind, &outcome, now_ms)
         } else {
             Answer::Allow
         };
@@ -410,25 +422,6 @@ fn is_ordinary(tool: &str, exec_like: bool, pointers: &[String]) -> bool {
     !exec_like && tool != "write" && pointers.is_empty()
 }
 
-/// The outcome digest, after the tool's own ignored keys and JSON pointers: straight from the
-/// record text for ordinary results, else from the parsed result or error.
-fn digest_tool_outcome(
-    config: &Config,
-    input: &OutcomeInput,
-    exec_like: bool,
-    side_text: Option<&[u8]>,
-) -> Result<OutcomeDigest, GuardError> {
-    let tool = &*input.call.tool;
-    let (keys, pointers) = outcome_settings(config, tool);
-    let tree = Tree {
-        tool,
-        exec_like,
-        keys: &keys,
-        pointers,
-    };
-    tree.digest(input.result()?, input.error()?, side_text)
-}
-
 /// The outcome digest of a result handed over field by field.
 fn digest_fields_outcome(
     config: &Config,
@@ -446,7 +439,7 @@ fn digest_fields_outcome(
         keys: &keys,
         pointers,
     };
-    tree.digest(result.tree()?, None, None)
+    tree.digest(&RawContent(result.tree()?), &RawContent(None), None)
 }
 
 /// The tree path: the outcome parsed, its ignored pointers removed, digested by `outcome.rs`.
@@ -460,31 +453,40 @@ struct Tree<'a> {
 impl Tree<'_> {
     fn digest(
         &self,
-        mut result: Option<Value>,
-        mut error: Option<Value>,
+        result: &RawContent,
+        error: &RawContent,
         side_text: Option<&[u8]>,
     ) -> Result<OutcomeDigest, GuardError> {
-        if !self.pointers.is_empty() {
-            let strip = |v: Value| {
-                let stripped = without_pointers(&v, self.pointers);
-                scrub(v);
-                stripped
+        let digest = |result: Option<&Value>, error: Option<&Value>| {
+            let parts = OutcomeParts {
+                tool: self.tool,
+                exec_like: self.exec_like,
+                result,
+                error,
+                side_text,
             };
-            (result, error) = (result.map(strip), error.map(strip));
-        }
-        let parts = OutcomeParts {
-            tool: self.tool,
-            exec_like: self.exec_like,
-            result: result.as_ref(),
-            error: error.as_ref(),
-            side_text,
+            digest_outcome(&parts, self.keys)
         };
-        let digest = digest_outcome(&parts, self.keys);
-        // Fingerprints only: the parsed result and error held raw content.
-        for value in [result, error].into_iter().flatten() {
+        if self.pointers.is_empty() {
+            return digest(result.0.as_ref(), error.0.as_ref());
+        }
+        let strip = |raw: &RawContent| {
+            RawContent(raw.0.as_ref().map(|v| without_pointers(v, self.pointers)))
+        };
+        let (result, error) = (strip(result), strip(error));
+        digest(result.0.as_ref(), error.0.as_ref())
+    }
+}
+
+/// A parsed value that held raw content (a result, an error, or a copy of one): zeroed when
+/// dropped, whichever way the call ends (fingerprints only).
+struct RawContent(Option<Value>);
+
+impl Drop for RawContent {
+    fn drop(&mut self) {
+        if let Some(value) = self.0.take() {
             scrub(value);
         }
-        digest
     }
 }
 

@@ -93,44 +93,12 @@ impl<'a> CallFields<'a> {
     }
 }
 
-/// A call plus what came back. `result` and `error` stay raw JSON text (checked: well-formed,
-/// within the nesting limit, numbers in range), parsed into trees only where a digest needs one.
+/// A call plus what came back.
 #[derive(Debug, Clone)]
 pub struct OutcomeInput<'a> {
     pub call: CallInput<'a>,
-    /// The record text, and where the `result` and `error` values start in it.
-    text: &'a str,
-    result_at: Option<usize>,
-    error_at: Option<usize>,
-}
-
-impl<'a> OutcomeInput<'a> {
-    /// True when the record has an `error` that is not `null`.
-    pub fn has_error(&self) -> bool {
-        self.error_at.is_some_and(|at| {
-            let mut reader = Reader::at(self.text, at);
-            !reader.literal_null()
-        })
-    }
-
-    /// The parsed `result`.
-    pub fn result(&self) -> Result<Option<Value>, GuardError> {
-        self.parse(self.result_at, "result")
-    }
-
-    /// The parsed `error`.
-    pub fn error(&self) -> Result<Option<Value>, GuardError> {
-        self.parse(self.error_at, "error")
-    }
-
-    fn parse(&self, at: Option<usize>, field: &str) -> Result<Option<Value>, GuardError> {
-        at.map(|at| {
-            Reader::at(self.text, at)
-                .value(MAX_DEPTH)
-                .map_err(|e| field_error(e, field))
-        })
-        .transpose()
-    }
+    pub result: Option<Value>,
+    pub error: Option<Value>,
 }
 
 /// The raw JSON text of each field of a record (one well-formed pass over the whole record).
@@ -141,10 +109,9 @@ struct RawRecord<'a> {
     args: Option<&'a str>,
     call_id: Option<&'a str>,
     at: Option<&'a str>,
-    /// Where `result` and `error` start, each checked in the same pass (or the field-named error
-    /// of its value).
-    result: Option<Result<usize, GuardError>>,
-    error: Option<Result<usize, GuardError>>,
+    /// `result` and `error`, parsed in the same pass (or the field-named error of their value).
+    result: Option<Result<Value, GuardError>>,
+    error: Option<Result<Value, GuardError>>,
 }
 
 pub fn parse_call(text: &str, max_bytes: u32) -> Result<CallInput<'_>, GuardError> {
@@ -170,9 +137,8 @@ pub fn parse_outcome(text: &str, max_bytes: u32) -> Result<OutcomeInput<'_>, Gua
     let call = call_fields(&raw)?;
     Ok(OutcomeInput {
         call,
-        text,
-        result_at: raw.result.transpose()?,
-        error_at: raw.error.transpose()?,
+        result: raw.result.transpose()?,
+        error: raw.error.transpose()?,
     })
 }
 
@@ -223,7 +189,7 @@ fn parse_raw(text: &str) -> Result<RawRecord<'_>, GuardError> {
                     ));
                 }
                 reader.expect(b':').map_err(syntax)?;
-                *slot = Some(checked_field(&mut reader, field).map_err(syntax)?);
+                *slot = Some(parsed_field(&mut reader, field).map_err(syntax)?);
                 if reader.eat(b'}') {
                     break;
                 }
@@ -264,15 +230,14 @@ fn parse_raw(text: &str) -> Result<RawRecord<'_>, GuardError> {
     Ok(raw)
 }
 
-/// Checks a field's value where it stands, as parsing it would. A value that is too deep (or
-/// holds a number out of range) is still skimmed to its end, so a syntax error later in the record
-/// is what is reported (as when every value is checked before any is parsed); its own error is
-/// kept for later.
-fn checked_field(reader: &mut Reader, field: &str) -> Result<Result<usize, GuardError>, JsonError> {
+/// Parses a field's value where it stands. A value that is too deep (or holds a number out of
+/// range) is still skimmed to its end, so a syntax error later in the record is what is reported
+/// (as when every value is checked before any is parsed); its own error is kept for later.
+fn parsed_field(reader: &mut Reader, field: &str) -> Result<Result<Value, GuardError>, JsonError> {
     reader.skip_ws();
     let start = reader.pos();
-    match reader.check_value(MAX_DEPTH) {
-        Ok(()) => Ok(Ok(start)),
+    match reader.value(MAX_DEPTH) {
+        Ok(value) => Ok(Ok(value)),
         Err(e) => {
             reader.rewind(start);
             reader.skim()?;

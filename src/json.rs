@@ -71,11 +71,6 @@ impl<'a> Reader<'a> {
         Reader { text, pos: 0 }
     }
 
-    /// A cursor at byte `pos` of `text` (positions in errors stay relative to the whole text).
-    pub fn at(text: &'a str, pos: usize) -> Self {
-        Reader { text, pos }
-    }
-
     pub fn pos(&self) -> usize {
         self.pos
     }
@@ -179,16 +174,6 @@ impl<'a> Reader<'a> {
         depth.checked_sub(1).ok_or(JsonError::TooDeep)
     }
 
-    /// True (and consumed) when the value at the cursor is `null`.
-    pub fn literal_null(&mut self) -> bool {
-        self.skip_ws();
-        let found = self.text.get(self.pos..).unwrap_or("").starts_with("null");
-        if found {
-            self.pos += 4;
-        }
-        found
-    }
-
     fn literal(&mut self) -> Result<Value, JsonError> {
         let rest = self.text.get(self.pos..).unwrap_or("");
         for (word, value) in [
@@ -252,54 +237,6 @@ impl<'a> Reader<'a> {
                 self.expect(if object { b'}' } else { b']' })?;
                 open.pop();
             }
-        }
-    }
-
-    /// Checks the well-formed value at the cursor the way `value` would parse it (nesting limit,
-    /// numbers within the double range, the same first error) without building it.
-    pub fn check_value(&mut self, depth: usize) -> Result<(), JsonError> {
-        self.skip_ws();
-        match self.peek() {
-            Some(b'{') => {
-                let depth = self.enter(depth)?;
-                if self.eat(b'}') {
-                    return Ok(());
-                }
-                loop {
-                    self.skip_ws();
-                    self.skip_string()?;
-                    self.expect(b':')?;
-                    self.check_value(depth)?;
-                    if self.eat(b'}') {
-                        return Ok(());
-                    }
-                    self.expect(b',')?;
-                }
-            }
-            Some(b'[') => {
-                let depth = self.enter(depth)?;
-                if self.eat(b']') {
-                    return Ok(());
-                }
-                loop {
-                    self.check_value(depth)?;
-                    if self.eat(b']') {
-                        return Ok(());
-                    }
-                    self.expect(b',')?;
-                }
-            }
-            Some(b'"') => self.skip_string(),
-            Some(b'-' | b'0'..=b'9') => {
-                let start = self.pos;
-                let (text, float) = self.number_text()?;
-                if float || text.len() > 15 {
-                    self.rewind(start);
-                    self.number()?;
-                }
-                Ok(())
-            }
-            _ => self.literal().map(drop),
         }
     }
 
@@ -488,8 +425,7 @@ impl Reader<'_> {
     /// `depth` levels, to `sink` without building it: escape-free strings are written from the
     /// text, integers below 2^53 copied, members sorted (the last of repeated keys wins, as when
     /// the value is parsed) and the keys `filter` drops left out at every depth. The same bytes as
-    /// `canonical::write_value` of the parsed value. Dropped values are not checked (see
-    /// `check_value`).
+    /// `canonical::write_value` of the parsed value.
     pub fn write_canonical(
         &mut self,
         depth: usize,
