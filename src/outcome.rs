@@ -378,16 +378,12 @@ fn text_of_part(item: &Value) -> Result<Option<TextSource<'_>>, GuardError> {
         return Ok(Some(TextSource::Inline(text)));
     }
     if let Some(hex) = part.get("textSha256") {
-        return parse_hex_digest(hex).map(|d| Some(TextSource::Hashed(d)));
+        return digest_from_hex(hex.as_str()).map(|d| Some(TextSource::Hashed(d)));
     }
     if part.get("textSide") == Some(&Value::Bool(true)) {
         return Ok(Some(TextSource::Side));
     }
     Ok(None)
-}
-
-fn parse_hex_digest(value: &Value) -> Result<Digest, GuardError> {
-    digest_from_hex(value.as_str())
 }
 
 /// A `textSha256` value: exactly 64 lowercase hex digits.
