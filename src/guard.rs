@@ -78,8 +78,7 @@ impl Guard {
     }
 
     fn check_input(&mut self, call: &CallInput, now_ms: f64) -> Result<Answer, GuardError> {
-        let args = fingerprint(&call.args_digest()?);
-        let kind = self.call_kind(call)?;
+        let (args, kind) = self.computed_fingerprint(call)?;
         self.stats.checks += 1;
         let answer = self.check_call(call, args, kind, now_ms);
         self.stats.count_answer(&answer);
@@ -107,16 +106,12 @@ impl Guard {
         // Fingerprints only: the parsed result and error hold raw content, zeroed when dropped.
         let (result, error) = (RawContent(result), RawContent(error));
         let answer = if self.config.enabled {
-            let (args, kind) = self.fingerprint_for_outcome(&call)?;
-            let exec_like = is_exec_like(&call, kind);
-            let (keys, pointers) = outcome_settings(&self.config, &call.tool);
-            let tree = Tree {
-                tool: &call.tool,
-                exec_like,
-                keys: &keys,
-                pointers,
+            let (args, kind) = match self.checked_fingerprint(&call) {
+                Some(found) => found,
+                None => self.computed_fingerprint(&call)?,
             };
-            let outcome = tree.digest(&result, &error, side_text)?;
+            let digester = OutcomeDigester::new(&self.config, &call, kind);
+            let outcome = digester.tree(&result, &error, side_text)?;
             self.settle_outcome(&call, args, kind, &outcome, now_ms)
         } else {
             Answer::Allow
@@ -148,10 +143,9 @@ impl Guard {
         let (args, kind) = match self.checked_fingerprint(&call) {
             Some(found) => found,
             None if args_withheld => return Ok(None),
-            None => (fingerprint(&call.args_digest()?), self.call_kind(&call)?),
+            None => self.computed_fingerprint(&call)?,
         };
-        let exec_like = is_exec_like(&call, kind);
-        let outcome = digest_fields_outcome(&self.config, &call.tool, result, exec_like)?;
+        let outcome = OutcomeDigester::new(&self.config, &call, kind).fields(result)?;
         let answer = self.settle_outcome(&call, args, kind, &outcome, now_ms);
         Ok(Some(self.recorded(answer)))
     }
@@ -320,15 +314,12 @@ impl Guard {
         run.records.get(index).map(|r| (r.args, r.kind()))
     }
 
-    /// The fingerprint and kind of an outcome's call: as `check` saw it, else computed.
-    fn fingerprint_for_outcome(
+    /// The fingerprint and kind of a call computed from its arguments.
+    fn computed_fingerprint(
         &self,
         call: &CallInput,
     ) -> Result<(Fingerprint, ToolKind), GuardError> {
-        match self.checked_fingerprint(call) {
-            Some(found) => Ok(found),
-            None => Ok((fingerprint(&call.args_digest()?), self.call_kind(call)?)),
-        }
+        Ok((fingerprint(&call.args_digest()?), self.call_kind(call)?))
     }
 
     /// Attaches an outcome to its call in the window, then forecasts the identical next call.
@@ -402,56 +393,40 @@ fn scrub(value: Value) {
     }
 }
 
-/// `exec`, and `process` polls, are digested by their exec profile.
-fn is_exec_like(call: &CallInput, kind: ToolKind) -> bool {
-    call.tool == "exec" || (call.tool == "process" && kind == ToolKind::Poll)
-}
-
-/// The tool's volatile keys and ignored JSON pointers.
-fn outcome_settings<'c>(config: &'c Config, tool: &str) -> (ToolVolatileKeys<'c>, &'c [String]) {
-    let settings = config.tools.get(tool);
-    let keys = ToolVolatileKeys {
-        global: &config.volatile_keys,
-        tool: settings.map_or(&[][..], |s| &s.ignore_keys),
-    };
-    (keys, settings.map_or(&[][..], |s| &s.ignore_pointers))
-}
-
-/// Whether an outcome is digested without a tree: no profile, no pointers, no error.
-fn is_ordinary(tool: &str, exec_like: bool, pointers: &[String]) -> bool {
-    !exec_like && tool != "write" && pointers.is_empty()
-}
-
-/// The outcome digest of a result handed over field by field.
-fn digest_fields_outcome(
-    config: &Config,
-    tool: &str,
-    result: &ResultFields,
-    exec_like: bool,
-) -> Result<OutcomeDigest, GuardError> {
-    let (keys, pointers) = outcome_settings(config, tool);
-    if is_ordinary(tool, exec_like, pointers) {
-        return digest_result_fields(result, &keys);
-    }
-    let tree = Tree {
-        tool,
-        exec_like,
-        keys: &keys,
-        pointers,
-    };
-    tree.digest(&RawContent(result.tree()?), &RawContent(None), None)
-}
-
-/// The tree path: the outcome parsed, its ignored pointers removed, digested by `outcome.rs`.
-struct Tree<'a> {
+/// How one call's outcome is digested: the tool's volatile keys and ignored JSON pointers, and
+/// whether its profile is `exec`'s (`exec`, and `process` polls).
+struct OutcomeDigester<'a> {
     tool: &'a str,
     exec_like: bool,
-    keys: &'a ToolVolatileKeys<'a>,
+    keys: ToolVolatileKeys<'a>,
     pointers: &'a [String],
 }
 
-impl Tree<'_> {
-    fn digest(
+impl<'a> OutcomeDigester<'a> {
+    fn new(config: &'a Config, call: &'a CallInput, kind: ToolKind) -> Self {
+        let tool = &*call.tool;
+        let settings = config.tools.get(tool);
+        OutcomeDigester {
+            tool,
+            exec_like: tool == "exec" || (tool == "process" && kind == ToolKind::Poll),
+            keys: ToolVolatileKeys {
+                global: &config.volatile_keys,
+                tool: settings.map_or(&[][..], |s| &s.ignore_keys),
+            },
+            pointers: settings.map_or(&[][..], |s| &s.ignore_pointers),
+        }
+    }
+
+    /// A result handed over field by field: framed directly when no profile or pointer applies.
+    fn fields(&self, result: &ResultFields) -> Result<OutcomeDigest, GuardError> {
+        if !self.exec_like && self.tool != "write" && self.pointers.is_empty() {
+            return digest_result_fields(result, &self.keys);
+        }
+        self.tree(&RawContent(result.tree()?), &RawContent(None), None)
+    }
+
+    /// The tree path: the parsed outcome, its ignored pointers removed, digested by `outcome.rs`.
+    fn tree(
         &self,
         result: &RawContent,
         error: &RawContent,
@@ -465,7 +440,7 @@ impl Tree<'_> {
                 error,
                 side_text,
             };
-            digest_outcome(&parts, self.keys)
+            digest_outcome(&parts, &self.keys)
         };
         if self.pointers.is_empty() {
             return digest(result.0.as_ref(), error.0.as_ref());
