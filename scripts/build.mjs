@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
+import { dropTargetFeature } from "./target-features.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const build = path.join(root, "build");
@@ -68,7 +69,13 @@ if (locked !== undefined && cli !== locked) fail(`wasm-bindgen CLI is ${cli}, Ca
 
 const cargoArgs = ["build", "--lib", "--release", "--target", "wasm32-unknown-unknown"];
 run("cargo", fs.existsSync(lockFile) ? [...cargoArgs, "--locked"] : cargoArgs);
-const input = path.join(metadata.target_directory, "wasm32-unknown-unknown", "release", `${lib}.wasm`);
+const linked = path.join(metadata.target_directory, "wasm32-unknown-unknown", "release", `${lib}.wasm`);
+// A copy without the `multivalue` declaration, so that wasm-bindgen's exports compile fast in V8
+// (see scripts/target-features.mjs).
+fs.mkdirSync(build, { recursive: true });
+const input = path.join(build, `${lib}.wasm`);
+fs.copyFileSync(linked, input);
+log(`${dropTargetFeature(input, "multivalue") ? "dropped" : "no"} multivalue entry in target_features`);
 
 // Glue: `web` (ESM, initSync/init) for all ESM entries, `nodejs` (CommonJS) for require.
 const webDir = path.join(build, "wasm");

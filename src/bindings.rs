@@ -55,26 +55,29 @@ impl WasmGuard {
     /// The status of a fields call: 0 or 1 as for `check`, `SEND_JSON` when the core cannot
     /// answer from the fields (not an ordinary record, or too large to be sure), in which case the
     /// JSON record gives the answer or the exact error. Clears the input buffer.
-    fn fields_status(
-        &mut self,
-        used: usize,
-        answer: Result<Option<Answer>, GuardError>,
-    ) -> Result<u32, JsValue> {
+    /// Infallible, so that the two hot exports return one plain number (no return pointer).
+    fn fields_status(&mut self, used: usize, answer: Result<Option<Answer>, GuardError>) -> u32 {
         clear_input(&mut self.input, used);
         match answer {
-            Ok(Some(Answer::Allow)) => Ok(0),
-            Ok(Some(Answer::Verdict(verdict))) => self.status(Ok(verdict)),
-            Ok(None) | Err(_) => Ok(SEND_JSON),
+            Ok(Some(Answer::Allow)) => 0,
+            Ok(Some(Answer::Verdict(verdict))) => self.verdict_status(verdict),
+            Ok(None) | Err(_) => SEND_JSON,
         }
     }
 
     fn status(&mut self, verdict: Result<Verdict, GuardError>) -> Result<u32, JsValue> {
-        let verdict = verdict.map_err(to_js_error)?;
+        verdict
+            .map(|verdict| self.verdict_status(verdict))
+            .map_err(to_js_error)
+    }
+
+    /// 0 for a plain allow, else 1 with the verdict's JSON kept for `verdict()`.
+    fn verdict_status(&mut self, verdict: Verdict) -> u32 {
         if verdict.is_plain_allow() {
-            return Ok(0);
+            return 0;
         }
         self.verdict = verdict.to_json();
-        Ok(1)
+        1
     }
 }
 
@@ -179,7 +182,7 @@ impl WasmGuard {
         args_len: i32,
         at: f64,
         now_ms: f64,
-    ) -> Result<u32, JsValue> {
+    ) -> u32 {
         let mut pieces = Pieces::new(&self.input);
         let call = pieces.call(run_id_len, tool_len, call_id_len, args_len, at);
         let used = declared(&[run_id_len, tool_len, call_id_len, args_len], 0).max(pieces.pos);
@@ -208,7 +211,7 @@ impl WasmGuard {
         texts_len: u32,
         at: f64,
         now_ms: f64,
-    ) -> Result<u32, JsValue> {
+    ) -> u32 {
         let mut pieces = Pieces::new(&self.input);
         let call = pieces.call(run_id_len, tool_len, call_id_len, args_len, at);
         let result = pieces.result(result_mode, details_len, is_error, texts_len);
