@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { printCheck } from "./check.mjs";
 import { bytes, duration, met, printTable, ratio } from "./format.mjs";
+import { designFloor } from "./floor.mjs";
 import { nativeSha256Ns } from "./hashing.mjs";
 import { loadPackage, WASM_FILE } from "./package-handles.mjs";
 import { compareSides, median } from "./timing.mjs";
@@ -41,7 +42,8 @@ function child(script, ...args) {
   return JSON.parse(result.stdout);
 }
 
-const { LoopGuard, coreVersion } = await loadPackage();
+const handles = await loadPackage();
+const { LoopGuard, coreVersion } = handles;
 const BaselineGuard = await loadBaseline();
 const sides = [
   { name: "package", create: () => new LoopGuard(), dispose: (guard) => guard.free() },
@@ -56,23 +58,33 @@ if (process.argv.includes("--check")) {
 const rows = [];
 const details = [];
 
-/** A speed row: package vs baseline on `steps`, `target` = the minimum speed-up. */
-function speedRow(label, steps, target) {
+/**
+ * A speed row: package vs baseline on `steps`, `target` = the minimum speed-up. With `withFloor`
+ * the row also shows the floor of the design (see floor.mjs) and the speed-up it would allow.
+ */
+async function speedRow(label, steps, target, withFloor = false) {
   log(`${label}: ${steps.length} steps × (1 warm-up + ${ROUNDS} rounds) per side`);
   const result = compareSides(sides, steps, ROUNDS);
   const { package: pkg, baseline: base } = result;
   const speedup = base.ns / pkg.ns;
-  rows.push([label, `${ratio(speedup)} (package ${duration(pkg.ns)}, baseline ${duration(base.ns)})`, `≥ ${target}× faster`, met(speedup >= target)]);
+  const floor = withFloor ? await designFloor(handles, steps, ROUNDS) : undefined;
+  const floorCell = floor === undefined ? "" : `; floor ${duration(floor.ns)}, at most ${ratio(base.ns / floor.ns)}`;
+  rows.push([label, `${ratio(speedup)} (package ${duration(pkg.ns)}, baseline ${duration(base.ns)}${floorCell})`, `≥ ${target}× faster`, met(speedup >= target)]);
   const tallies = sides.map(({ name }) => `${name} ${JSON.stringify(result[name].tally)}`).join("; ");
   details.push(`${label}: ${steps.length} steps per pass; verdicts ${tallies}`);
+  if (floor !== undefined) {
+    details.push(
+      `${label}: floor ${duration(floor.ns)} per step = wrapper hand-over ${duration(floor.handoverNs)} + in-wasm SHA-256 of the argument and result bytes ${duration(floor.shaNs)} (bench/floor.mjs)`,
+    );
+  }
   return pkg.ns;
 }
 
-speedRow("(a) small mixed records (8 tools, ~100 B args, ~230 B results)", smallMixed(10_000), 3);
-speedRow("(b) stuck identical loop (runs of 25 calls)", stuckLoop(10_000), 3);
-speedRow("(c) 64 KiB text results", largeText(400, 64 * KB), 1.5);
+await speedRow("(a) small mixed records (8 tools, ~100 B args, ~230 B results)", smallMixed(10_000), 3, true);
+await speedRow("(b) stuck identical loop (runs of 25 calls)", stuckLoop(10_000), 3, true);
+await speedRow("(c) 64 KiB text results", largeText(400, 64 * KB), 1.5);
 const mibSteps = largeText(30, MB);
-const mibNs = speedRow("(d) 1 MiB text results", mibSteps, 1.5);
+const mibNs = await speedRow("(d) 1 MiB text results", mibSteps, 1.5);
 
 log("(e) node:crypto SHA-256 of the same 1 MiB");
 const mibBytes = Buffer.from(mibSteps[0].outcome.result.content[0].text, "utf8");

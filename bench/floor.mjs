@@ -1,0 +1,85 @@
+// The floor of the package's design on the small-record rows (a) and (b) of bench/run.mjs: what a
+// step would cost if the core's own work (canonical arguments, detectors, bookkeeping) were free.
+// Two parts, both measured here:
+//   hand-over: the wrapper's share, i.e. the shape checks, `args`/`details` stringified and the
+//     strings written into a buffer (pkg/fields.js driven against a core that answers at once);
+//   SHA-256: the 64-byte blocks that the arguments' and result texts' digests need at the least
+//     (their bytes alone, without the framing the core adds), at the in-wasm rate measured over 1 MiB.
+// Any speed-up above baseline / floor is out of reach for a wrapper that hands records to SHA-256
+// in wasm.
+import { inWasmSha256 } from "./package-handles.mjs";
+import { median } from "./timing.mjs";
+
+const FIELDS_URL = new URL("../pkg/fields.js", import.meta.url);
+const encoder = new TextEncoder();
+
+/** Which steps the package refuses (their outcome is not recorded). */
+function refusedSteps(LoopGuard, steps) {
+  const guard = new LoopGuard();
+  const refused = steps.map(({ call, outcome, endRun }) => {
+    const { action } = guard.check(call);
+    const stop = action === "block" || action === "stop";
+    if (!stop) guard.record(outcome);
+    if (endRun) guard.endRun(call.runId);
+    return stop;
+  });
+  guard.free();
+  return refused;
+}
+
+/** SHA-256 blocks of one digest over `length` bytes (padding included). */
+const blocks = (length) => Math.ceil((length + 9) / 64);
+
+function resultTexts(result) {
+  if (typeof result === "string") return [result];
+  return Array.isArray(result?.content) ? result.content.map((part) => part.text ?? "") : [];
+}
+
+/** Median ns per step of `pass()` over `rounds` passes of `count` steps, after a warm-up pass. */
+function perStep(pass, count, rounds) {
+  pass();
+  const samples = [];
+  for (let round = 0; round < rounds; round++) {
+    const start = performance.now();
+    pass();
+    samples.push(((performance.now() - start) * 1e6) / count);
+  }
+  return median(samples);
+}
+
+/** ns per 64-byte block of the package's in-wasm SHA-256, from 1 MiB digests. */
+function wasmNsPerBlock(glue) {
+  const sha256 = inWasmSha256(glue);
+  if (sha256 === undefined) return undefined;
+  const bytes = new Uint8Array(1024 * 1024).fill(0x61);
+  return perStep(() => sha256(bytes), blocks(bytes.length), 11);
+}
+
+/** {handoverNs, shaNs, ns}: the floor per check+record step of `steps`, or undefined without an in-wasm SHA-256. */
+export async function designFloor({ LoopGuard, glue }, steps, rounds) {
+  const nsPerBlock = wasmNsPerBlock(glue);
+  if (nsPerBlock === undefined) return undefined;
+  const { sendCall, sendOutcome } = await import(FIELDS_URL.href);
+  const refused = refusedSteps(LoopGuard, steps);
+  const instantCore = { checkFields: () => 0, recordFields: () => 0 };
+  const buffer = new Uint8Array(1 << 20);
+  const input = () => buffer;
+  const handoverNs = perStep(
+    () => {
+      for (let i = 0; i < steps.length; i++) {
+        const { call, outcome } = steps[i];
+        sendCall(instantCore, input, call, call.at);
+        if (!refused[i]) sendOutcome(instantCore, input, outcome, call.at, undefined);
+      }
+    },
+    steps.length,
+    rounds,
+  );
+  let totalBlocks = 0;
+  steps.forEach(({ call, outcome }, i) => {
+    totalBlocks += blocks(encoder.encode(JSON.stringify(call.args ?? {})).length);
+    if (!refused[i]) totalBlocks += blocks(resultTexts(outcome.result).reduce((sum, text) => sum + encoder.encode(text).length, 0));
+  });
+  const shaNs = (totalBlocks / steps.length) * nsPerBlock;
+  return { handoverNs, shaNs, ns: handoverNs + shaNs };
+}
