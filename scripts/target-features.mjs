@@ -2,37 +2,14 @@
 //
 // Why: Rust's prebuilt std for wasm32 is compiled with `multivalue`, so the linker lists it among
 // the features the module uses, and wasm-bindgen then turns every export that returns a string, a
-// byte vector or a Result into a multi-value function. V8 11 (Node 20) compiles a JS-to-wasm
-// wrapper for each such signature while compiling the module: about 2.5 ms of the 4.5 ms that the
-// first `new WebAssembly.Module` took. Without the entry, wasm-bindgen keeps the return-pointer
-// convention, whose signatures V8's generic wrapper handles without compiling anything. The entry
-// is only a declaration (the Rust ABI never returns several values), so dropping it changes no code.
+// byte vector or a Result into a function with several results. V8 11 (Node 20) compiles a
+// JS-to-wasm wrapper for each such signature while compiling the module: about 2.5 ms of the
+// 4.5 ms that the first `new WebAssembly.Module` took. Without the entry, wasm-bindgen keeps the
+// return-pointer convention, whose signatures V8's generic wrapper serves without compiling
+// anything. The entry is only a declaration (the Rust ABI never returns several values), so
+// dropping it changes no code.
 import fs from "node:fs";
-
-/** Unsigned LEB128 at `at`: [value, position after it]. */
-function readLeb(bytes, at) {
-  let value = 0;
-  let shift = 0;
-  let byte;
-  do {
-    if (at >= bytes.length) throw new Error("truncated LEB128 in .wasm");
-    byte = bytes[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (byte & 0x80);
-  return [value, at];
-}
-
-function leb(value) {
-  const out = [];
-  do {
-    let byte = value & 0x7f;
-    value = Math.floor(value / 128);
-    if (value > 0) byte |= 0x80;
-    out.push(byte);
-  } while (value > 0);
-  return out;
-}
+import { customName, leb, readLeb, sections } from "./wasm-binary.mjs";
 
 /** The section's entries: [prefix byte ("+", "-", "="), feature name]. */
 function readFeatures(bytes, at) {
@@ -61,25 +38,18 @@ function featuresSection(features) {
  */
 export function dropTargetFeature(file, feature) {
   const bytes = fs.readFileSync(file);
-  const parts = [bytes.subarray(0, 8)];
   let dropped = false;
-  let pos = 8;
-  while (pos < bytes.length) {
-    const [size, bodyStart] = readLeb(bytes, pos + 1);
-    const end = bodyStart + size;
-    if (bytes[pos] === 0) {
-      const [nameLength, nameStart] = readLeb(bytes, bodyStart);
-      if (bytes.subarray(nameStart, nameStart + nameLength).toString("utf8") === "target_features") {
-        const features = readFeatures(bytes, nameStart + nameLength);
-        const kept = features.filter(([, name]) => name !== feature);
-        dropped ||= kept.length < features.length;
-        parts.push(featuresSection(kept));
-        pos = end;
-        continue;
-      }
+  const parts = [bytes.subarray(0, 8)];
+  for (const section of sections(bytes)) {
+    if (customName(bytes, section) !== "target_features") {
+      parts.push(bytes.subarray(section.start, section.end));
+      continue;
     }
-    parts.push(bytes.subarray(pos, end));
-    pos = end;
+    const nameLength = readLeb(bytes, section.body)[0];
+    const features = readFeatures(bytes, readLeb(bytes, section.body)[1] + nameLength);
+    const kept = features.filter(([, name]) => name !== feature);
+    dropped ||= kept.length < features.length;
+    parts.push(featuresSection(kept));
   }
   fs.writeFileSync(file, Buffer.concat(parts));
   return dropped;

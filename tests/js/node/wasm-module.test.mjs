@@ -1,0 +1,26 @@
+// The shipped .wasm's exports, checked for what keeps the package fast to load and to call: no
+// exported function returns several values (V8 11, in Node 20, compiles a JS-to-wasm wrapper for
+// every such signature while compiling the module, ~2.5 ms in all; see
+// scripts/target-features.mjs), and the two per-call exports return their status as one number.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { test } from "node:test";
+import { exportedResultCounts } from "../../../scripts/wasm-binary.mjs";
+
+const wasm = fs.readFileSync(new URL("../../../pkg/tool_loop_guard_bg.wasm", import.meta.url));
+const results = exportedResultCounts(wasm);
+
+test("the parser sees the module's exported functions", () => {
+  const exported = WebAssembly.Module.exports(new WebAssembly.Module(wasm)).filter((e) => e.kind === "function");
+  assert.deepEqual(Object.keys(results).sort(), exported.map((e) => e.name).sort());
+});
+
+test("no exported function returns more than one value", () => {
+  const multi = Object.entries(results).filter(([, count]) => count > 1);
+  assert.deepEqual(multi, []);
+});
+
+test("checkFields and recordFields return their status directly", () => {
+  assert.equal(results.wasmguard_checkFields, 1);
+  assert.equal(results.wasmguard_recordFields, 1);
+});
