@@ -61,17 +61,25 @@ const ORDER: [Detector; 10] = [
 /// `None` when nothing fires or no warning is due.
 pub fn decide(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
     let window = Window::new(run, proposal, config);
-    let findings: Vec<Finding> = ORDER
+    // One pass in `ORDER`, nothing collected: a more severe finding restarts the choice.
+    let mut top = Level::Ok;
+    let mut chosen = None;
+    for finding in ORDER
         .iter()
         .filter_map(|detect| detect(&window, proposal, config))
-        .collect();
-    let top = findings.iter().map(|f| f.level).max()?;
-    if top == Level::Warning {
-        return findings
-            .into_iter()
-            .find(|f| should_emit_warning(&window, proposal, f));
+    {
+        if finding.level > top {
+            top = finding.level;
+            chosen = None;
+        }
+        if finding.level == top
+            && chosen.is_none()
+            && (top != Level::Warning || should_emit_warning(&window, proposal, &finding))
+        {
+            chosen = Some(finding);
+        }
     }
-    findings.into_iter().find(|f| f.level == top)
+    chosen
 }
 
 /// A tool's newest completed records sharing one outcome (see `Window::same_tool_outcome_streak`).
