@@ -437,17 +437,26 @@ impl Run {
             return;
         };
         let (tool, args) = (record.tool(), record.args);
-        let prev = self
-            .earlier_same_call(index, tool, &args)
-            .find(|r| !r.is_pending());
-        let prev_no_progress = prev.map_or(0, CallRecord::no_progress);
-        let last_done = self
-            .earlier_same_call(index, tool, &args)
-            .find(|r| r.outcome().is_some())
-            .map(|r| (r.outcome().copied(), r.same_outcome_run()));
+        // One pass, newest first: the first settled record carries the no-progress count; the
+        // first completed one (settled too, so never before it) the outcome streak.
+        let mut prev_no_progress = None;
+        let mut last_done = None;
+        for earlier in self.earlier_same_call(index, tool, &args) {
+            if earlier.is_pending() {
+                continue;
+            }
+            if prev_no_progress.is_none() {
+                prev_no_progress = Some(earlier.no_progress());
+            }
+            if let Some(outcome) = earlier.outcome() {
+                last_done = Some((*outcome, earlier.same_outcome_run()));
+                break;
+            }
+        }
+        let prev_no_progress = prev_no_progress.unwrap_or(0);
         let (same_outcome_run, no_progress) = match &state {
             RecordState::Completed { outcome, .. } => match last_done {
-                Some((Some(prev_outcome), run)) if prev_outcome == *outcome => {
+                Some((prev_outcome, run)) if prev_outcome == *outcome => {
                     (run.saturating_add(1), prev_no_progress.saturating_add(1))
                 }
                 _ => (1, 1),
