@@ -7,18 +7,18 @@ use crate::verdict::{DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
     let tool = proposal.tool_index?;
-    let mut count = 0u32;
-    let mut reported = false;
-    for record in window.run.records().iter().filter(|r| r.tool() == tool) {
-        if record.reported_missing() {
-            reported = true;
-            count += 1;
-        } else if reported && record.is_vetoed() {
-            count += 1;
-        }
-    }
+    let records = window.run.records();
+    // Nearly always the tool was never reported missing: one cheap scan says so.
+    let first = records
+        .iter()
+        .position(|r| r.tool() == tool && r.reported_missing())?;
+    let count = records
+        .range(first..)
+        .filter(|r| r.tool() == tool && (r.reported_missing() || r.is_vetoed()))
+        .count();
+    let count = u32::try_from(count).unwrap_or(u32::MAX);
     let threshold = config.unknown_tool_threshold;
-    (reported && count >= threshold).then(|| {
+    (count >= threshold).then(|| {
         Finding::new(
             DetectorId::UnknownToolRepeat,
             Level::Critical,
