@@ -218,10 +218,11 @@ impl Guard {
             .report(self.runs.live_runs() as u64, self.runs.evicted())
     }
 
-    /// The proposal for a call of `tool`, with its per-tool settings resolved.
+    /// The proposal for a call of `tool` (`tool_index`: its index in the run's table, if any), with
+    /// its per-tool settings resolved.
     fn proposal<'a>(
         config: &Config,
-        run: &Run,
+        tool_index: Option<u16>,
         tool: &'a str,
         kind: ToolKind,
         args: Fingerprint,
@@ -231,7 +232,7 @@ impl Guard {
         let (warning_threshold, critical_threshold) = config.thresholds_for(tool);
         Proposal {
             tool,
-            tool_index: run.find_tool(tool),
+            tool_index,
             args,
             kind,
             at,
@@ -271,7 +272,8 @@ impl Guard {
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
         let at = call.at.unwrap_or(now_ms);
-        let proposal = Self::proposal(config, run, &call.tool, kind, args, Some(at));
+        let known_tool = run.find_tool(&call.tool);
+        let proposal = Self::proposal(config, known_tool, &call.tool, kind, args, Some(at));
         let (answer, warned) = match decide(run, &proposal, config) {
             None => (Answer::allow(config.policy, &call.tool, run_id), None),
             Some(found) => {
@@ -285,8 +287,12 @@ impl Guard {
         if let (Some(cap), false) = (proposal.cap, vetoed) {
             run.log_capped_call(&call.tool, at, cap.calls);
         }
+        let tool = match known_tool {
+            Some(index) => index,
+            None => run.intern_tool(&call.tool, history_size),
+        };
         let mut record = CallRecord::pending(
-            run.intern_tool(&call.tool, history_size),
+            tool,
             args,
             kind,
             at,
@@ -362,7 +368,7 @@ impl Guard {
                 return Answer::Verdict(verdict.under_policy(config.policy));
             }
         }
-        let next_identical = Self::proposal(config, run, &call.tool, kind, args, None);
+        let next_identical = Self::proposal(config, Some(tool), &call.tool, kind, args, None);
         match decide(run, &next_identical, config) {
             Some(found) if found.level >= Level::Critical => {
                 let verdict = Verdict::forecast(&found, &call.tool, run_id);
