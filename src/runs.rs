@@ -72,7 +72,15 @@ impl RunTable {
         }
     }
 
+    /// The slot of the run. The most recently used run is tried first: a call's check and record
+    /// nearly always hit it, and comparing one id is cheaper than hashing it.
     fn find(&self, run_id: Option<&str>) -> Option<u32> {
+        if self
+            .slot(self.newest)
+            .is_some_and(|slot| slot.id.as_deref() == run_id)
+        {
+            return Some(self.newest);
+        }
         match run_id {
             None => self.default,
             Some(id) => self.ids.get(id).copied(),
