@@ -55,13 +55,26 @@ impl Default for HashSink {
 }
 
 impl ByteSink for HashSink {
+    /// Copies `bytes` into the buffer; small enough to be inlined into the canonical writers,
+    /// which put many tiny pieces.
+    #[inline]
     fn put(&mut self, bytes: &[u8]) {
         let end = self.len + bytes.len();
-        if let Some(room) = self.buffer.get_mut(self.len..end) {
-            room.copy_from_slice(bytes);
-            self.len = end;
-            return;
+        match self.buffer.get_mut(self.len..end) {
+            Some(room) => {
+                room.copy_from_slice(bytes);
+                self.len = end;
+            }
+            None => self.put_after_flush(bytes),
         }
+    }
+}
+
+impl HashSink {
+    /// `put` of bytes that do not fit what is left of the buffer: hashes the buffer first, then
+    /// buffers `bytes` or, if they are larger than the buffer, hashes them directly.
+    #[inline(never)]
+    fn put_after_flush(&mut self, bytes: &[u8]) {
         self.flush();
         if let Some(room) = self.buffer.get_mut(..bytes.len()) {
             room.copy_from_slice(bytes);
@@ -246,7 +259,7 @@ pub fn plain_prefix_len(bytes: &[u8]) -> usize {
 }
 
 /// Writes a JSON string with JCS's minimal escaping; clean runs go to the sink in one piece.
-pub fn write_string(s: &str, sink: &mut dyn ByteSink) {
+pub fn write_string<S: ByteSink + ?Sized>(s: &str, sink: &mut S) {
     sink.put(b"\"");
     let bytes = s.as_bytes();
     let plain = plain_prefix_len(bytes);

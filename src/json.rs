@@ -426,11 +426,11 @@ impl Reader<'_> {
     /// text, integers below 2^53 copied, members sorted (the last of repeated keys wins, as when
     /// the value is parsed) and the keys `filter` drops left out at every depth. The same bytes as
     /// `canonical::write_value` of the parsed value.
-    pub fn write_canonical(
+    pub fn write_canonical<S: ByteSink>(
         &mut self,
         depth: usize,
         filter: &dyn KeyFilter,
-        sink: &mut dyn ByteSink,
+        sink: &mut S,
     ) -> Result<(), JsonError> {
         self.skip_ws();
         match self.peek() {
@@ -481,11 +481,11 @@ impl Reader<'_> {
     }
 
     /// An object's members in JCS order, leaving out the keys `filter` drops.
-    fn write_object(
+    fn write_object<S: ByteSink>(
         &mut self,
         depth: usize,
         filter: &dyn KeyFilter,
-        sink: &mut dyn ByteSink,
+        sink: &mut S,
     ) -> Result<(), JsonError> {
         let depth = self.enter(depth)?;
         // Small objects with plain keys (nearly all) are sorted on the stack.
@@ -530,12 +530,12 @@ impl Reader<'_> {
     }
 
     /// Writes `{…}` from an object's members (key, where its value starts), sorted here.
-    fn write_members<K: AsRef<str>>(
+    fn write_members<K: AsRef<str>, S: ByteSink>(
         &mut self,
         members: &mut [(K, usize)],
         depth: usize,
         filter: &dyn KeyFilter,
-        sink: &mut dyn ByteSink,
+        sink: &mut S,
     ) -> Result<(), JsonError> {
         // Key order (UTF-16 code units; equal to byte order unless a key has a character at or
         // above U+E000), then document order, so the last of equal keys is last.
