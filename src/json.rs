@@ -452,8 +452,12 @@ impl Reader<'_> {
                 Ok(())
             }
             Some(b'"') => {
-                let text = self.string()?;
-                write_string(&text, sink);
+                let start = self.pos;
+                match self.string()? {
+                    // Without escapes a string's text, quotes included, is its canonical form.
+                    Cow::Borrowed(_) => sink.put(self.since(start).as_bytes()),
+                    Cow::Owned(text) => write_string(&text, sink),
+                }
                 Ok(())
             }
             Some(b'-' | b'0'..=b'9') => {
