@@ -11,9 +11,7 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     if !config.detectors.generic_repeat || proposal.kind == ToolKind::Poll {
         return None;
     }
-    let run_length = window
-        .last_done(proposal)
-        .map_or(0, |r| r.same_outcome_run());
+    let run_length = window.last_done().map_or(0, |r| r.same_outcome_run());
     if run_length >= proposal.critical_threshold {
         return Some(Finding::new(
             DetectorId::GenericRepeat,
@@ -22,7 +20,7 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
             proposal.critical_threshold,
         ));
     }
-    let occurrences = u32::try_from(window.same_call(proposal).count())
+    let occurrences = u32::try_from(window.same_call_count())
         .unwrap_or(u32::MAX)
         .saturating_add(1);
     (occurrences >= proposal.warning_threshold).then(|| {

@@ -9,10 +9,7 @@ use crate::tools::ToolKind;
 use crate::verdict::{DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    let streak = window
-        .same_call(proposal)
-        .find(|r| !r.is_pending())
-        .map_or(0, |r| r.no_progress());
+    let streak = window.last_settled().map_or(0, |r| r.no_progress());
     let threshold = config.global_circuit_breaker_threshold;
     if streak.max(window.run.trailing_vetoes) < threshold {
         return None;

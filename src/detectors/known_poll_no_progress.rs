@@ -12,7 +12,7 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     if !config.detectors.known_poll_no_progress || proposal.kind != ToolKind::Poll {
         return None;
     }
-    let count = window.last_done(proposal)?.same_outcome_run() as usize;
+    let count = window.last_done()?.same_outcome_run() as usize;
     let finding = threshold_finding(DetectorId::KnownPollNoProgress, count, proposal)?;
     if finding.level == Level::Critical && polling_patiently(window, proposal, config) {
         return threshold_finding(

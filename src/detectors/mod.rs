@@ -18,6 +18,7 @@ use crate::config::Config;
 use crate::history::{CallRecord, Fingerprint, Run};
 use crate::tools::{Cap, ToolKind};
 use crate::verdict::{DetectorId, Finding, Level};
+use std::cell::OnceCell;
 
 /// The call being judged, with its per-tool settings resolved.
 #[derive(Debug, Clone)]
@@ -83,11 +84,23 @@ pub fn decide(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding
 }
 
 /// A tool's newest completed records sharing one outcome (see `Window::same_tool_outcome_streak`).
+#[derive(Clone, Copy)]
 struct OutcomeStreak {
     len: usize,
     newest_is_error: bool,
     /// Every record of the streak has the newest one's arguments.
     one_args: bool,
+}
+
+/// What the detectors ask of the window's records of the proposed fingerprint, gathered in one
+/// pass (newest first).
+#[derive(Default)]
+struct SameCall<'r> {
+    count: usize,
+    /// The newest one that is completed or refused.
+    newest_settled: Option<&'r CallRecord>,
+    /// The newest completed one.
+    newest_done: Option<&'r CallRecord>,
 }
 
 /// A repeating pattern at the end of the window that the proposed call continues.
@@ -105,6 +118,10 @@ pub struct Window<'r> {
     pub run: &'r Run,
     /// Records after the last host-reported progress, oldest first.
     records: Vec<&'r CallRecord>,
+    /// The proposed fingerprint's records among them, summarised once.
+    same: SameCall<'r>,
+    /// `same_tool_outcome_streak`, once a detector asked for it (`error_repeat` and `stall` both do).
+    tool_streak: OnceCell<Option<OutcomeStreak>>,
     pattern: Option<Pattern>,
 }
 
@@ -117,11 +134,30 @@ impl<'r> Window<'r> {
             2
         };
         let pattern = shortest_pattern(&records, proposal, max_period);
-        Window {
+        let mut window = Window {
             run,
             records,
+            same: SameCall::default(),
+            tool_streak: OnceCell::new(),
             pattern,
+        };
+        window.same = window.gather_same_call(proposal);
+        window
+    }
+
+    /// One pass over `same_call` for `SameCall`.
+    fn gather_same_call(&self, proposal: &Proposal) -> SameCall<'r> {
+        let mut same = SameCall::default();
+        for record in self.same_call(proposal) {
+            same.count += 1;
+            if !record.is_pending() {
+                same.newest_settled.get_or_insert(record);
+            }
+            if record.outcome().is_some() {
+                same.newest_done.get_or_insert(record);
+            }
         }
+        same
     }
 
     /// Records of the proposed fingerprint that count towards streaks, newest first.
@@ -136,13 +172,29 @@ impl<'r> Window<'r> {
     }
 
     /// The newest completed record of the proposed fingerprint.
-    fn last_done(&self, proposal: &Proposal) -> Option<&'r CallRecord> {
-        self.same_call(proposal).find(|r| r.outcome().is_some())
+    fn last_done(&self) -> Option<&'r CallRecord> {
+        self.same.newest_done
+    }
+
+    /// The newest completed or refused record of the proposed fingerprint.
+    fn last_settled(&self) -> Option<&'r CallRecord> {
+        self.same.newest_settled
+    }
+
+    /// How many records of the proposed fingerprint count towards streaks.
+    fn same_call_count(&self) -> usize {
+        self.same.count
     }
 
     /// The newest completed records of the proposed tool (any args) that share the newest one's
     /// outcome; `None` when the tool has no completed record.
     fn same_tool_outcome_streak(&self, proposal: &Proposal) -> Option<OutcomeStreak> {
+        *self
+            .tool_streak
+            .get_or_init(|| self.find_tool_outcome_streak(proposal))
+    }
+
+    fn find_tool_outcome_streak(&self, proposal: &Proposal) -> Option<OutcomeStreak> {
         let tool = proposal.tool_index?;
         let mut completed = self
             .records
@@ -242,7 +294,7 @@ fn laps_are_stable(tail: &[&CallRecord], period: usize) -> bool {
 /// `patientPollMs`; never under a second) within `pollBudgetMs` of polling time are not escalated
 /// past a warning.
 fn polling_patiently(window: &Window, proposal: &Proposal, config: &Config) -> bool {
-    let Some(newest) = window.last_done(proposal) else {
+    let Some(newest) = window.last_done() else {
         return false;
     };
     let mut times: Vec<f64> = window
