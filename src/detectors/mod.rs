@@ -1,5 +1,5 @@
 //! The detectors. Each is a pure function of (the run's window, the proposed call, the config)
-//! returning at most one finding; `evaluate` picks the most severe, ties going to the order of
+//! returning at most one finding; `decide` picks the most severe, ties going to the order of
 //! `ORDER`. Shared helpers (streak lookups, periodic tails, poll patience) and warning
 //! de-duplication live here, so every detector's warnings behave alike.
 
