@@ -49,9 +49,15 @@ const MUTATING_VERBS: &[&str] = &[
 const COMMAND_RUNNERS: &[&str] = &["exec", "bash", "shell", "run_command", "execute_command"];
 
 /// Whether `tool`'s name starts with a mutating verb followed by nothing, `_`, `-`, `.` or an
-/// upper-case letter.
+/// upper-case letter. Only the verbs sharing the name's first letter are compared in full.
 fn named_like_mutator(tool: &str) -> bool {
+    let Some(first) = tool.bytes().next().map(|b| b.to_ascii_lowercase()) else {
+        return false;
+    };
     MUTATING_VERBS.iter().any(|verb| {
+        if verb.as_bytes().first() != Some(&first) {
+            return false;
+        }
         let Some(rest) = tool
             .get(..verb.len())
             .filter(|head| head.eq_ignore_ascii_case(verb))
