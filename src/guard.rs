@@ -206,9 +206,7 @@ impl Guard {
     /// The window is cut to this guard's `historySize`.
     pub fn import_run(&mut self, bytes: &[u8]) -> Result<Option<String>, GuardError> {
         let (run_id, mut run) = snapshot::decode(bytes)?;
-        while run.records.len() > self.config.history_size as usize {
-            run.records.pop_front();
-        }
+        run.keep_newest(self.config.history_size as usize);
         *self.runs.get_or_create(run_id.as_deref()) = run;
         Ok(run_id)
     }
@@ -317,7 +315,7 @@ impl Guard {
             Some(id) => run.find_pending_by_call_id(fnv1a(id.as_bytes()), tool)?,
             None => run.find_pending_by_text(tool, call.args_text_hash)?,
         };
-        run.records.get(index).map(|r| (r.args, r.kind()))
+        run.records().get(index).map(|r| (r.args, r.kind()))
     }
 
     /// The fingerprint and kind of a call computed from its arguments.

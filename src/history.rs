@@ -300,7 +300,12 @@ pub struct CompactionWatch {
 pub struct Run {
     /// Tool names referenced by records (by index).
     pub tools: ToolTable,
-    pub records: VecDeque<CallRecord>,
+    /// The window, oldest first. Private: records enter and leave only through `push`,
+    /// `restore`, `keep_newest` and `settle`, which keep `missing_reports` right.
+    records: VecDeque<CallRecord>,
+    /// How many records in the window had an outcome that reported their tool missing: lets
+    /// `unknown_tool_repeat` skip its scans in the usual run that has none.
+    missing_reports: u32,
     /// The history position of the next record; the window holds the `records.len()` before it.
     pub next_seq: u64,
     /// Refusals in a row at the end of the run, whatever the fingerprint.
@@ -318,6 +323,15 @@ pub struct Run {
 impl Run {
     pub fn records(&self) -> &VecDeque<CallRecord> {
         &self.records
+    }
+
+    /// Whether any record in the window reported its tool missing.
+    pub fn has_missing_reports(&self) -> bool {
+        debug_assert_eq!(
+            self.missing_reports as usize,
+            self.records.iter().filter(|r| r.reported_missing()).count()
+        );
+        self.missing_reports != 0
     }
 
     pub fn tool_name(&self, index: u16) -> &str {
@@ -376,7 +390,7 @@ impl Run {
     /// is allocated once at exactly `history_size` records.
     pub fn push(&mut self, record: CallRecord, history_size: usize) -> usize {
         while self.records.len() >= history_size.max(1) {
-            self.records.pop_front();
+            self.pop_oldest();
         }
         if self.records.capacity() < history_size {
             self.records
@@ -385,6 +399,28 @@ impl Run {
         self.next_seq += 1;
         self.records.push_back(record);
         self.records.len() - 1
+    }
+
+    /// Appends a record decoded from a snapshot (`next_seq` is restored with the run).
+    pub fn restore(&mut self, record: CallRecord) {
+        self.missing_reports += u32::from(record.reported_missing());
+        self.records.push_back(record);
+    }
+
+    /// Drops the oldest records beyond `history_size` (an imported run meeting a smaller window).
+    pub fn keep_newest(&mut self, history_size: usize) {
+        while self.records.len() > history_size {
+            self.pop_oldest();
+        }
+    }
+
+    /// Drops the oldest record.
+    fn pop_oldest(&mut self) {
+        if let Some(oldest) = self.records.pop_front() {
+            self.missing_reports = self
+                .missing_reports
+                .saturating_sub(u32::from(oldest.reported_missing()));
+        }
     }
 
     /// The newest pending record of `tool` whose argument text matches: its fingerprint can be
@@ -465,8 +501,11 @@ impl Run {
             RecordState::Pending => (0, 0),
         };
         if let Some(record) = self.records.get_mut(index) {
+            let was_missing = u32::from(record.reported_missing());
             record.set_state(state);
             record.set_counters(same_outcome_run, no_progress);
+            self.missing_reports = self.missing_reports.saturating_sub(was_missing)
+                + u32::from(record.reported_missing());
         }
         match state {
             RecordState::Vetoed => self.trailing_vetoes = self.trailing_vetoes.saturating_add(1),
@@ -618,6 +657,34 @@ mod tests {
         }
         assert_eq!(run.records.len(), 30);
         assert_eq!(run.records.capacity(), 30);
+    }
+
+    #[test]
+    fn missing_tool_reports_are_counted_while_in_the_window() {
+        let mut run = Run::default();
+        let missing = RecordState::Completed {
+            outcome: [2; 8],
+            is_error: true,
+            missing_tool: true,
+        };
+        let index = run.push(
+            CallRecord::pending(0, [1; 8], ToolKind::Read, 0.0, 0, None),
+            2,
+        );
+        run.settle(index, missing);
+        assert!(run.has_missing_reports());
+        let copy = run.records()[index].clone();
+        run.keep_newest(0);
+        assert!(!run.has_missing_reports());
+        run.restore(copy);
+        assert!(run.has_missing_reports());
+        for _ in 0..2 {
+            run.push(
+                CallRecord::pending(0, [1; 8], ToolKind::Read, 0.0, 0, None),
+                2,
+            );
+        }
+        assert!(!run.has_missing_reports(), "the report left the window");
     }
 
     #[test]

@@ -30,7 +30,7 @@ const MAX_ITEMS: u32 = 1_000_000;
 
 /// Encodes `run` (with its id; `None` for the default run).
 pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
-    let mut w = Writer(Vec::with_capacity(64 + run.records.len() * 64));
+    let mut w = Writer(Vec::with_capacity(64 + run.records().len() * 64));
     w.bytes(MAGIC);
     w.u8(VERSION);
     match run_id {
@@ -73,8 +73,8 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
             }
         }
     }
-    w.len(run.records.len());
-    for r in &run.records {
+    w.len(run.records().len());
+    for r in run.records() {
         w.u16(r.tool());
         w.bytes(&r.args);
         w.u8(kind_code(r.kind()));
@@ -142,13 +142,11 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         1 => Some(r.str()?),
         _ => return Err(corrupt("its run id marker is invalid")),
     };
-    let mut run = Run {
-        next_seq: r.u64()?,
-        trailing_vetoes: r.u32()?,
-        progress_floor: r.u64()?,
-        turns: r.u32()?,
-        ..Run::default()
-    };
+    let mut run = Run::default();
+    run.next_seq = r.u64()?;
+    run.trailing_vetoes = r.u32()?;
+    run.progress_floor = r.u64()?;
+    run.turns = r.u32()?;
     let tools = r.len()?;
     if tools as usize > MAX_TOOLS {
         return Err(corrupt("its tool table is implausibly large"));
@@ -227,7 +225,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         }
         let same_outcome_run = r.u32()?;
         record.set_counters(same_outcome_run, r.u32()?);
-        run.records.push_back(record);
+        run.restore(record);
     }
     if r.pos != body.len() {
         return Err(corrupt("it has trailing bytes"));

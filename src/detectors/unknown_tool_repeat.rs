@@ -7,8 +7,11 @@ use crate::verdict::{DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
     let tool = proposal.tool_index?;
+    // Nearly always no tool was reported missing: the run's count says so without a scan.
+    if !window.run.has_missing_reports() {
+        return None;
+    }
     let records = window.run.records();
-    // Nearly always the tool was never reported missing: one cheap scan says so.
     let first = records
         .iter()
         .position(|r| r.tool() == tool && r.reported_missing())?;
