@@ -106,13 +106,13 @@ impl Guard {
         // Fingerprints only: the parsed result and error hold raw content, zeroed when dropped.
         let (result, error) = (RawContent(result), RawContent(error));
         let answer = if self.config.enabled {
-            let (args, kind) = match self.checked_fingerprint(&call) {
+            let found = match self.checked_call(&call) {
                 Some(found) => found,
-                None => self.computed_fingerprint(&call)?,
+                None => self.computed_call(&call)?,
             };
-            let digester = OutcomeDigester::new(&self.config, &call, kind);
+            let digester = OutcomeDigester::new(&self.config, &call, found.kind);
             let outcome = digester.tree(&result, &error, side_text)?;
-            self.settle_outcome(&call, args, kind, &outcome, now_ms)
+            self.settle_outcome(&call, &found, &outcome, now_ms)
         } else {
             Answer::Allow
         };
@@ -140,13 +140,13 @@ impl Guard {
         if !self.config.enabled {
             return Ok(Some(self.recorded(Answer::Allow)));
         }
-        let (args, kind) = match self.checked_fingerprint(&call) {
+        let found = match self.checked_call(&call) {
             Some(found) => found,
             None if args_withheld => return Ok(None),
-            None => self.computed_fingerprint(&call)?,
+            None => self.computed_call(&call)?,
         };
-        let outcome = OutcomeDigester::new(&self.config, &call, kind).fields(result)?;
-        let answer = self.settle_outcome(&call, args, kind, &outcome, now_ms);
+        let outcome = OutcomeDigester::new(&self.config, &call, found.kind).fields(result)?;
+        let answer = self.settle_outcome(&call, &found, &outcome, now_ms);
         Ok(Some(self.recorded(answer)))
     }
 
@@ -305,17 +305,31 @@ impl Guard {
         answer
     }
 
-    /// The fingerprint and kind of an outcome's call when `check` saw it: the pending record with
-    /// the outcome's call id (its arguments are then not read), or without a call id the pending
-    /// record checked with the same argument text.
-    fn checked_fingerprint(&self, call: &CallInput) -> Option<(Fingerprint, ToolKind)> {
+    /// An outcome's call when `check` saw it: the pending record with the outcome's call id (its
+    /// arguments are then not read), or without a call id the pending record checked with the
+    /// same argument text.
+    fn checked_call(&self, call: &CallInput) -> Option<OutcomeCall> {
         let run = self.runs.peek(call.run_id.as_deref())?;
         let tool = run.find_tool(&call.tool)?;
         let index = match call.call_id.as_deref() {
             Some(id) => run.find_pending_by_call_id(fnv1a(id.as_bytes()), tool)?,
             None => run.find_pending_by_text(tool, call.args_text_hash)?,
         };
-        run.records().get(index).map(|r| (r.args, r.kind()))
+        run.records().get(index).map(|r| OutcomeCall {
+            args: r.args,
+            kind: r.kind(),
+            checked: Some((tool, index)),
+        })
+    }
+
+    /// An outcome's call that `check` did not see (or whose record left the window).
+    fn computed_call(&self, call: &CallInput) -> Result<OutcomeCall, GuardError> {
+        let (args, kind) = self.computed_fingerprint(call)?;
+        Ok(OutcomeCall {
+            args,
+            kind,
+            checked: None,
+        })
     }
 
     /// The fingerprint and kind of a call computed from its arguments.
@@ -330,19 +344,23 @@ impl Guard {
     fn settle_outcome(
         &mut self,
         call: &CallInput,
-        args: Fingerprint,
-        kind: ToolKind,
+        found: &OutcomeCall,
         outcome: &OutcomeDigest,
         now_ms: f64,
     ) -> Answer {
         let run_id = call.run_id.as_deref();
         let config = &self.config;
         let history_size = config.history_size as usize;
+        let (args, kind) = (found.args, found.kind);
         let run = self.runs.get_or_create(run_id);
-        let tool = run.intern_tool(&call.tool, history_size);
+        // `check`'s pending record (the run and its tool table are as `checked_call` saw them).
+        let (tool, from) = match found.checked {
+            Some(checked) => checked,
+            None => (run.intern_tool(&call.tool, history_size), 0),
+        };
         let call_id = call.call_id.as_deref().map(|id| fnv1a(id.as_bytes()));
         let at = call.at.unwrap_or(now_ms);
-        let index = match run.find_pending(call_id, tool, &args) {
+        let index = match run.find_pending(call_id, tool, &args, from) {
             Some(index) => index,
             None => run.push(
                 CallRecord::pending(tool, args, kind, at, call.args_text_hash, call_id),
@@ -375,6 +393,14 @@ impl Guard {
             _ => Answer::allow(config.policy, &call.tool, run_id),
         }
     }
+}
+
+/// An outcome's call: its fingerprint and kind, and, when `check` saw it, its tool's index and
+/// the position of its pending record in the run's window.
+struct OutcomeCall {
+    args: Fingerprint,
+    kind: ToolKind,
+    checked: Option<(u16, usize)>,
 }
 
 /// Zeroes the text a parsed value holds (strings and keys) as it is dropped.

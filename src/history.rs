@@ -438,18 +438,23 @@ impl Run {
             .rposition(|r| r.tool() == tool && r.is_pending() && r.has_call_id(call_id))
     }
 
+    /// The pending record an outcome settles: the newest with its call id (whatever its tool),
+    /// else the newest pending one of its fingerprint. Records before `from` are not searched: a
+    /// caller that already holds a match (`check`'s pending record) passes its index, which
+    /// bounds the search without changing the answer.
     pub fn find_pending(
         &self,
         call_id: Option<u64>,
         tool: u16,
         args: &Fingerprint,
+        from: usize,
     ) -> Option<usize> {
-        let by_id = call_id.and_then(|id| self.records.iter().rposition(|r| r.has_call_id(id)));
-        by_id.or_else(|| {
-            self.records
-                .iter()
-                .rposition(|r| r.is_pending() && r.same_call(tool, args))
-        })
+        let from = from.min(self.records.len());
+        let newer = || self.records.range(from..);
+        let by_id = call_id.and_then(|id| newer().rposition(|r| r.has_call_id(id)));
+        by_id
+            .or_else(|| newer().rposition(|r| r.is_pending() && r.same_call(tool, args)))
+            .map(|i| i + from)
     }
 
     /// Records of the fingerprint before `index`, newest first, that count towards streaks.
