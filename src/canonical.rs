@@ -18,11 +18,13 @@ const HASH_SINK_BUFFER: usize = 256;
 
 /// SHA-256 fed through a small buffer. Canonical writers put many tiny pieces (quotes, commas,
 /// keys), and each `update` of the hasher costs far more than copying a few bytes. The buffer
-/// held raw content, so `finish` zeroes it.
+/// held raw content, so `finish` zeroes the part of it that was ever written.
 pub struct HashSink {
     hasher: Sha256,
     buffer: [u8; HASH_SINK_BUFFER],
     len: usize,
+    /// The most bytes the buffer held before a flush (those beyond `len` still hold old content).
+    high_water: usize,
 }
 
 impl HashSink {
@@ -31,20 +33,29 @@ impl HashSink {
             hasher: Sha256::new(),
             buffer: [0; HASH_SINK_BUFFER],
             len: 0,
+            high_water: 0,
         }
     }
 
     fn flush(&mut self) {
+        self.high_water = self.high_water.max(self.len);
         self.hasher
             .update(self.buffer.get(..self.len).unwrap_or_default());
         self.len = 0;
     }
 
     pub fn finish(mut self) -> Digest {
-        self.flush();
-        self.buffer.fill(0);
-        std::hint::black_box(&mut self.buffer);
+        self.flush_and_clear();
         self.hasher.finalize_reset().into()
+    }
+
+    /// Hashes what is buffered, then zeroes every buffer byte that was ever written.
+    fn flush_and_clear(&mut self) {
+        self.flush();
+        if let Some(written) = self.buffer.get_mut(..self.high_water) {
+            written.fill(0);
+        }
+        std::hint::black_box(&mut self.buffer);
     }
 }
 
@@ -710,6 +721,23 @@ impl Big {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn the_hash_sink_hashes_everything_and_leaves_its_buffer_cleared() {
+        let long: Vec<u8> = (0..300u32).map(|i| (i % 251) as u8 + 1).collect();
+        let pieces: [&[u8]; 4] = [b"short", long.get(..200).unwrap(), &long, b"tail"];
+        let mut sink = HashSink::new();
+        for piece in pieces {
+            sink.put(piece);
+        }
+        let mut copy = HashSink::new();
+        for piece in pieces {
+            copy.put(piece);
+        }
+        copy.flush_and_clear();
+        assert!(copy.buffer.iter().all(|b| *b == 0));
+        assert_eq!(sink.finish(), sha256(&pieces.concat()));
+    }
 
     fn canon(text: &str) -> String {
         to_canonical_string(&serde_json::from_str(text).unwrap())
