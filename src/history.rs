@@ -285,6 +285,14 @@ impl CallRecord {
     }
 }
 
+/// Slots a run's record buffer has beyond `history_size`. The window slides through them and is
+/// moved back to the front of the buffer only when they run out, so it stays one slice while a
+/// push moves about four records on average (`history_size / spare` of them, every `spare`
+/// pushes).
+fn spare_slots(history_size: usize) -> usize {
+    (history_size / 4).max(4)
+}
+
 /// Post-compaction watch: armed by `compacted`, looks at the next `remaining` completions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompactionWatch {
@@ -300,13 +308,17 @@ pub struct CompactionWatch {
 pub struct Run {
     /// Tool names referenced by records (by index).
     pub tools: ToolTable,
-    /// The window, oldest first. Private: records enter and leave only through `push`,
-    /// `restore`, `keep_newest` and `settle`, which keep `missing_reports` right.
-    records: VecDeque<CallRecord>,
+    /// The window is `records[start..]`, oldest first; the slots before `start` hold dropped
+    /// records until a push moves the window back to the front (see `spare_slots`), so the
+    /// window is always one slice. Private: records enter and leave only through `push`,
+    /// `restore`, `keep_newest` and `settle`, which keep `start` and `missing_reports` right.
+    records: Vec<CallRecord>,
+    start: usize,
     /// How many records in the window had an outcome that reported their tool missing: lets
     /// `unknown_tool_repeat` skip its scans in the usual run that has none.
     missing_reports: u32,
-    /// The history position of the next record; the window holds the `records.len()` before it.
+    /// The history position of the next record; the window holds the `records().len()` before
+    /// it.
     pub next_seq: u64,
     /// Refusals in a row at the end of the run, whatever the fingerprint.
     pub trailing_vetoes: u32,
@@ -321,15 +333,19 @@ pub struct Run {
 }
 
 impl Run {
-    pub fn records(&self) -> &VecDeque<CallRecord> {
-        &self.records
+    /// The window, oldest first.
+    pub fn records(&self) -> &[CallRecord] {
+        self.records.get(self.start..).unwrap_or_default()
     }
 
     /// Whether any record in the window reported its tool missing.
     pub fn has_missing_reports(&self) -> bool {
         debug_assert_eq!(
             self.missing_reports as usize,
-            self.records.iter().filter(|r| r.reported_missing()).count()
+            self.records()
+                .iter()
+                .filter(|r| r.reported_missing())
+                .count()
         );
         self.missing_reports != 0
     }
@@ -362,7 +378,7 @@ impl Run {
     fn compact_tools(&mut self) {
         let old = std::mem::take(&mut self.tools);
         let mut kept: Vec<&str> = Vec::new();
-        for record in self.records.iter_mut() {
+        for record in self.records.iter_mut().skip(self.start) {
             let name = old.get(usize::from(record.tool())).unwrap_or("");
             let index = match kept.iter().position(|t| *t == name) {
                 Some(i) => i,
@@ -379,61 +395,65 @@ impl Run {
     /// The index of the first record that counts towards streaks (none before the last
     /// host-reported progress).
     pub fn first_counted(&self) -> usize {
-        let len = self.records.len();
+        let len = self.records().len();
         let first_seq = self.next_seq.saturating_sub(len as u64);
         usize::try_from(self.progress_floor.saturating_sub(first_seq))
             .unwrap_or(usize::MAX)
             .min(len)
     }
 
-    /// Appends a record, dropping the oldest beyond `history_size`; returns its index. The ring
-    /// is allocated once at exactly `history_size` records.
+    /// Appends a record, dropping the oldest beyond `history_size`; returns its index. The
+    /// buffer is allocated once, at `history_size` plus its spare slots.
     pub fn push(&mut self, record: CallRecord, history_size: usize) -> usize {
-        while self.records.len() >= history_size.max(1) {
+        while self.records().len() >= history_size.max(1) {
             self.pop_oldest();
         }
-        if self.records.capacity() < history_size {
-            self.records
-                .reserve_exact(history_size - self.records.len());
+        if self.records.len() == self.records.capacity() && self.start > 0 {
+            self.records.drain(..self.start);
+            self.start = 0;
+        }
+        let size = history_size + spare_slots(history_size);
+        if self.records.capacity() < size {
+            self.records.reserve_exact(size - self.records.len());
         }
         self.next_seq += 1;
-        self.records.push_back(record);
-        self.records.len() - 1
+        self.records.push(record);
+        self.records().len() - 1
     }
 
     /// Appends a record decoded from a snapshot (`next_seq` is restored with the run).
     pub fn restore(&mut self, record: CallRecord) {
         self.missing_reports += u32::from(record.reported_missing());
-        self.records.push_back(record);
+        self.records.push(record);
     }
 
     /// Drops the oldest records beyond `history_size` (an imported run meeting a smaller window).
     pub fn keep_newest(&mut self, history_size: usize) {
-        while self.records.len() > history_size {
+        while self.records().len() > history_size {
             self.pop_oldest();
         }
     }
 
-    /// Drops the oldest record.
+    /// Drops the oldest record (its slot is reclaimed when the window moves to the front).
     fn pop_oldest(&mut self) {
-        if let Some(oldest) = self.records.pop_front() {
-            self.missing_reports = self
-                .missing_reports
-                .saturating_sub(u32::from(oldest.reported_missing()));
+        if let Some(oldest) = self.records().first() {
+            let missing = u32::from(oldest.reported_missing());
+            self.missing_reports = self.missing_reports.saturating_sub(missing);
+            self.start += 1;
         }
     }
 
     /// The newest pending record of `tool` whose argument text matches: its fingerprint can be
     /// reused for the outcome without hashing the arguments again.
     pub fn find_pending_by_text(&self, tool: u16, args_text_hash: u64) -> Option<usize> {
-        self.records
+        self.records()
             .iter()
             .rposition(|r| r.tool() == tool && r.args_text_hash() == Some(args_text_hash))
     }
 
     /// The newest pending record of `tool` checked with the call id whose hash is `call_id`.
     pub fn find_pending_by_call_id(&self, call_id: u64, tool: u16) -> Option<usize> {
-        self.records
+        self.records()
             .iter()
             .rposition(|r| r.tool() == tool && r.is_pending() && r.has_call_id(call_id))
     }
@@ -449,11 +469,14 @@ impl Run {
         args: &Fingerprint,
         from: usize,
     ) -> Option<usize> {
-        let from = from.min(self.records.len());
-        let newer = || self.records.range(from..);
-        let by_id = call_id.and_then(|id| newer().rposition(|r| r.has_call_id(id)));
+        let newer = self.records().get(from..).unwrap_or_default();
+        let by_id = call_id.and_then(|id| newer.iter().rposition(|r| r.has_call_id(id)));
         by_id
-            .or_else(|| newer().rposition(|r| r.is_pending() && r.same_call(tool, args)))
+            .or_else(|| {
+                newer
+                    .iter()
+                    .rposition(|r| r.is_pending() && r.same_call(tool, args))
+            })
             .map(|i| i + from)
     }
 
@@ -464,17 +487,20 @@ impl Run {
         tool: u16,
         args: &Fingerprint,
     ) -> impl Iterator<Item = &CallRecord> {
-        let end = index.min(self.records.len());
+        let records = self.records();
+        let end = index.min(records.len());
         let args = *args;
-        self.records
-            .range(self.first_counted().min(end)..end)
+        records
+            .get(self.first_counted().min(end)..end)
+            .unwrap_or_default()
+            .iter()
             .rev()
             .filter(move |r| r.same_call(tool, &args))
     }
 
     /// Sets a record's state and computes its streak counters from the records before it.
     pub fn settle(&mut self, index: usize, state: RecordState) {
-        let Some(record) = self.records.get(index) else {
+        let Some(record) = self.records().get(index) else {
             return;
         };
         let (tool, args) = (record.tool(), record.args);
@@ -505,7 +531,7 @@ impl Run {
             RecordState::Vetoed => (0, prev_no_progress.saturating_add(1)),
             RecordState::Pending => (0, 0),
         };
-        if let Some(record) = self.records.get_mut(index) {
+        if let Some(record) = self.records.get_mut(self.start + index) {
             let was_missing = u32::from(record.reported_missing());
             record.set_state(state);
             record.set_counters(same_outcome_run, no_progress);
@@ -651,17 +677,20 @@ mod tests {
     }
 
     #[test]
-    fn the_ring_is_allocated_at_exactly_history_size() {
+    fn the_buffer_is_allocated_once_and_the_window_slides_through_it() {
         let mut run = Run::default();
-        for i in 0..40 {
+        for i in 0..100u32 {
             let tool = run.intern_tool(if i % 2 == 0 { "a" } else { "b" }, 30);
-            run.push(
-                CallRecord::pending(tool, [1; 8], ToolKind::Read, 0.0, 0, None),
+            let index = run.push(
+                CallRecord::pending(tool, [1; 8], ToolKind::Read, f64::from(i), 0, None),
                 30,
             );
+            assert_eq!(index, run.records().len() - 1);
+            let times: Vec<f64> = run.records().iter().map(|r| r.at).collect();
+            let oldest = (i + 1).saturating_sub(30);
+            assert_eq!(times, (oldest..=i).map(f64::from).collect::<Vec<_>>());
         }
-        assert_eq!(run.records.len(), 30);
-        assert_eq!(run.records.capacity(), 30);
+        assert_eq!(run.records.capacity(), 30 + spare_slots(30));
     }
 
     #[test]
@@ -678,10 +707,10 @@ mod tests {
         );
         run.settle(index, missing);
         assert!(run.has_missing_reports());
-        let copy = run.records()[index].clone();
+        let copy = run.records().to_vec();
         run.keep_newest(0);
         assert!(!run.has_missing_reports());
-        run.restore(copy);
+        copy.into_iter().for_each(|record| run.restore(record));
         assert!(run.has_missing_reports());
         for _ in 0..2 {
             run.push(
@@ -704,7 +733,7 @@ mod tests {
         }
         assert!(run.tools.len() <= 4, "{} names kept", run.tools.len());
         let names: Vec<&str> = run
-            .records
+            .records()
             .iter()
             .map(|r| run.tool_name(r.tool()))
             .collect();

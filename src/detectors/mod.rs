@@ -117,7 +117,7 @@ struct Pattern {
 pub struct Window<'r> {
     pub run: &'r Run,
     /// Records after the last host-reported progress, oldest first.
-    records: Vec<&'r CallRecord>,
+    records: &'r [CallRecord],
     /// The proposed fingerprint's records among them, summarised once.
     same: SameCall<'r>,
     /// `same_tool_outcome_streak`, once a detector asked for it (`error_repeat` and `stall` both do).
@@ -127,13 +127,13 @@ pub struct Window<'r> {
 
 impl<'r> Window<'r> {
     fn new(run: &'r Run, proposal: &Proposal, config: &Config) -> Window<'r> {
-        let records: Vec<&CallRecord> = run.records().range(run.first_counted()..).collect();
+        let records = run.records().get(run.first_counted()..).unwrap_or_default();
         let max_period = if config.detectors.cycle {
             config.max_cycle_period as usize
         } else {
             2
         };
-        let pattern = shortest_pattern(&records, proposal, max_period);
+        let pattern = shortest_pattern(records, proposal, max_period);
         let mut window = Window {
             run,
             records,
@@ -167,7 +167,6 @@ impl<'r> Window<'r> {
         self.records
             .iter()
             .rev()
-            .copied()
             .filter(move |r| Some(r.tool()) == tool && r.args == args)
     }
 
@@ -218,7 +217,7 @@ impl<'r> Window<'r> {
     fn pattern_in(
         &self,
         periods: std::ops::RangeInclusive<usize>,
-    ) -> Option<(usize, &[&'r CallRecord], u32)> {
+    ) -> Option<(usize, &'r [CallRecord], u32)> {
         let pattern = self
             .pattern
             .as_ref()
@@ -233,12 +232,12 @@ impl<'r> Window<'r> {
 
 /// Where the tail that repeats with period `period` and is continued by the proposed call starts.
 fn periodic_tail_start(
-    records: &[&CallRecord],
+    records: &[CallRecord],
     proposal: &Proposal,
     period: usize,
 ) -> Option<usize> {
     let n = records.len();
-    let lap_start = *records.get(n.checked_sub(period)?)?;
+    let lap_start = records.get(n.checked_sub(period)?)?;
     if Some(lap_start.tool()) != proposal.tool_index || lap_start.args != proposal.args {
         return None;
     }
@@ -260,7 +259,7 @@ fn periodic_tail_start(
 /// The smallest period (1..=max) whose pattern the proposed call continues with at least two laps
 /// (the proposed call included).
 fn shortest_pattern(
-    records: &[&CallRecord],
+    records: &[CallRecord],
     proposal: &Proposal,
     max_period: usize,
 ) -> Option<Pattern> {
@@ -276,7 +275,7 @@ fn shortest_pattern(
 }
 
 /// Every position of a periodic tail returned one outcome throughout (and each position has one).
-fn laps_are_stable(tail: &[&CallRecord], period: usize) -> bool {
+fn laps_are_stable(tail: &[CallRecord], period: usize) -> bool {
     (0..period).all(|position| {
         let mut outcomes = tail
             .iter()
@@ -330,7 +329,7 @@ fn polling_patiently(window: &Window, proposal: &Proposal, config: &Config) -> b
 /// calls of the same pattern were made since the last call it warned about.
 fn should_emit_warning(window: &Window, proposal: &Proposal, finding: &Finding) -> bool {
     let detector = finding.detector;
-    let newest_first = window.records.iter().rev().copied();
+    let newest_first = window.records.iter().rev();
     let scope: Box<dyn Iterator<Item = &CallRecord>> = match detector {
         DetectorId::PingPong | DetectorId::Cycle => {
             Box::new(newest_first.take(finding.count.saturating_sub(1) as usize))
@@ -372,7 +371,7 @@ fn threshold_finding(detector: DetectorId, count: usize, proposal: &Proposal) ->
 /// laps) when every position's outcome is stable.
 fn periodic_finding(
     detector: DetectorId,
-    tail: &[&CallRecord],
+    tail: &[CallRecord],
     period: usize,
     count: u32,
     proposal: &Proposal,

@@ -16,7 +16,8 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
         .iter()
         .position(|r| r.tool() == tool && r.reported_missing())?;
     let count = records
-        .range(first..)
+        .get(first..)?
+        .iter()
         .filter(|r| r.tool() == tool && (r.reported_missing() || r.is_vetoed()))
         .count();
     let count = u32::try_from(count).unwrap_or(u32::MAX);
