@@ -9,7 +9,7 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     if !config.detectors.error_repeat {
         return None;
     }
-    let streak = window.same_tool_outcome_streak(proposal)?;
+    let streak = window.same_tool_outcome_streak()?;
     if !streak.newest_is_error {
         return None;
     }

@@ -18,7 +18,6 @@ use crate::config::Config;
 use crate::history::{CallRecord, Fingerprint, Run};
 use crate::tools::{Cap, ToolKind};
 use crate::verdict::{DetectorId, Finding, Level};
-use std::cell::OnceCell;
 
 /// The call being judged, with its per-tool settings resolved.
 #[derive(Debug, Clone)]
@@ -120,8 +119,8 @@ pub struct Window<'r> {
     records: &'r [CallRecord],
     /// The proposed fingerprint's records among them, summarised once.
     same: SameCall<'r>,
-    /// `same_tool_outcome_streak`, once a detector asked for it (`error_repeat` and `stall` both do).
-    tool_streak: OnceCell<Option<OutcomeStreak>>,
+    /// The proposed tool's outcome streak (`error_repeat` and `stall` both ask for it).
+    tool_streak: Option<OutcomeStreak>,
     pattern: Option<Pattern>,
 }
 
@@ -134,30 +133,14 @@ impl<'r> Window<'r> {
             2
         };
         let pattern = shortest_pattern(records, proposal, max_period);
-        let mut window = Window {
+        let (same, tool_streak) = gather(records, proposal);
+        Window {
             run,
             records,
-            same: SameCall::default(),
-            tool_streak: OnceCell::new(),
+            same,
+            tool_streak,
             pattern,
-        };
-        window.same = window.gather_same_call(proposal);
-        window
-    }
-
-    /// One pass over `same_call` for `SameCall`.
-    fn gather_same_call(&self, proposal: &Proposal) -> SameCall<'r> {
-        let mut same = SameCall::default();
-        for record in self.same_call(proposal) {
-            same.count += 1;
-            if !record.is_pending() {
-                same.newest_settled.get_or_insert(record);
-            }
-            if record.outcome().is_some() {
-                same.newest_done.get_or_insert(record);
-            }
         }
-        same
     }
 
     /// Records of the proposed fingerprint that count towards streaks, newest first.
@@ -187,30 +170,8 @@ impl<'r> Window<'r> {
 
     /// The newest completed records of the proposed tool (any args) that share the newest one's
     /// outcome; `None` when the tool has no completed record.
-    fn same_tool_outcome_streak(&self, proposal: &Proposal) -> Option<OutcomeStreak> {
-        *self
-            .tool_streak
-            .get_or_init(|| self.find_tool_outcome_streak(proposal))
-    }
-
-    fn find_tool_outcome_streak(&self, proposal: &Proposal) -> Option<OutcomeStreak> {
-        let tool = proposal.tool_index?;
-        let mut completed = self
-            .records
-            .iter()
-            .rev()
-            .filter(|r| r.tool() == tool && r.outcome().is_some());
-        let newest = completed.next()?;
-        let mut streak = OutcomeStreak {
-            len: 1,
-            newest_is_error: newest.is_error(),
-            one_args: true,
-        };
-        for record in completed.take_while(|r| r.outcome() == newest.outcome()) {
-            streak.len += 1;
-            streak.one_args &= record.args == newest.args;
-        }
-        Some(streak)
+    fn same_tool_outcome_streak(&self) -> Option<OutcomeStreak> {
+        self.tool_streak
     }
 
     /// The pattern's (period, tail, count) when its period is within `periods`.
@@ -228,6 +189,52 @@ impl<'r> Window<'r> {
             pattern.count,
         ))
     }
+}
+
+/// One pass over the proposed tool's records, newest first: the proposed fingerprint's
+/// (`SameCall`) and the tool's outcome streak (its newest completed records sharing the newest
+/// one's outcome).
+fn gather<'r>(
+    records: &'r [CallRecord],
+    proposal: &Proposal,
+) -> (SameCall<'r>, Option<OutcomeStreak>) {
+    let mut same = SameCall::default();
+    let Some(tool) = proposal.tool_index else {
+        return (same, None);
+    };
+    // The streak with its newest record; it ends at the first completed record that differs.
+    let mut streak: Option<(&CallRecord, OutcomeStreak)> = None;
+    let mut streak_ended = false;
+    for record in records.iter().rev().filter(|r| r.tool() == tool) {
+        if record.args == proposal.args {
+            same.count += 1;
+            if !record.is_pending() {
+                same.newest_settled.get_or_insert(record);
+            }
+            if record.outcome().is_some() {
+                same.newest_done.get_or_insert(record);
+            }
+        }
+        if streak_ended || record.outcome().is_none() {
+            continue;
+        }
+        match &mut streak {
+            None => {
+                let first = OutcomeStreak {
+                    len: 1,
+                    newest_is_error: record.is_error(),
+                    one_args: true,
+                };
+                streak = Some((record, first));
+            }
+            Some((newest, streak)) if newest.outcome() == record.outcome() => {
+                streak.len += 1;
+                streak.one_args &= record.args == newest.args;
+            }
+            Some(_) => streak_ended = true,
+        }
+    }
+    (same, streak.map(|(_, streak)| streak))
 }
 
 /// Where the tail that repeats with period `period` and is continued by the proposed call starts.

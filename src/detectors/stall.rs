@@ -12,7 +12,7 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     if !config.detectors.stall || proposal.kind != ToolKind::Read {
         return None;
     }
-    let streak = window.same_tool_outcome_streak(proposal)?;
+    let streak = window.same_tool_outcome_streak()?;
     if streak.one_args {
         return None;
     }
