@@ -286,9 +286,8 @@ impl CallRecord {
 }
 
 /// Slots a run's record buffer has beyond `history_size`. The window slides through them and is
-/// moved back to the front of the buffer only when they run out, so it stays one slice while a
-/// push moves about four records on average (`history_size / spare` of them, every `spare`
-/// pushes).
+/// moved back to the front of the buffer only when they run out, so it stays one slice: once
+/// every `spare` pushes it moves its `history_size - 1` records, at most about four per push.
 fn spare_slots(history_size: usize) -> usize {
     (history_size / 4).max(4)
 }
