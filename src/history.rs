@@ -286,11 +286,11 @@ impl CallRecord {
 }
 
 /// Slots a run's record buffer has beyond `history_size`. The window slides through them and is
-/// moved back to the front of the buffer only when they run out, so it stays one slice: once
-/// every `spare` pushes it moves its `history_size - 1` records, at most about four per push.
-fn spare_slots(history_size: usize) -> usize {
-    (history_size / 4).max(4)
-}
+/// moved back to the front of the buffer only when they run out, so it stays one slice: once the
+/// window is full, every other push moves its `history_size - 1` records (under 1 KB at the
+/// default 30). Two, not more: 100,000 runs must fit in 128 MB, and each spare costs every run
+/// 32 bytes.
+const SPARE_SLOTS: usize = 2;
 
 /// Post-compaction watch: armed by `compacted`, looks at the next `remaining` completions.
 #[derive(Debug, Clone, PartialEq)]
@@ -308,7 +308,7 @@ pub struct Run {
     /// Tool names referenced by records (by index).
     pub tools: ToolTable,
     /// The window is `records[start..]`, oldest first; the slots before `start` hold dropped
-    /// records until a push moves the window back to the front (see `spare_slots`), so the
+    /// records until a push moves the window back to the front (see `SPARE_SLOTS`), so the
     /// window is always one slice. Private: records enter and leave only through `push`,
     /// `restore`, `keep_newest` and `settle`, which keep `start` and `missing_reports` right.
     records: Vec<CallRecord>,
@@ -411,7 +411,7 @@ impl Run {
             self.records.drain(..self.start);
             self.start = 0;
         }
-        let size = history_size + spare_slots(history_size);
+        let size = history_size + SPARE_SLOTS;
         if self.records.capacity() < size {
             self.records.reserve_exact(size - self.records.len());
         }
@@ -689,7 +689,7 @@ mod tests {
             let oldest = (i + 1).saturating_sub(30);
             assert_eq!(times, (oldest..=i).map(f64::from).collect::<Vec<_>>());
         }
-        assert_eq!(run.records.capacity(), 30 + spare_slots(30));
+        assert_eq!(run.records.capacity(), 30 + SPARE_SLOTS);
     }
 
     #[test]
