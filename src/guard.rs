@@ -10,7 +10,7 @@ use crate::keys::fnv1a;
 use crate::outcome::{
     digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
 };
-use crate::outcome_fields::{digest_exec_fields, digest_result_fields, ResultFields};
+use crate::outcome_fields::{digest_result_fields, ResultFields};
 use crate::runs::RunTable;
 use crate::snapshot;
 use crate::stats::{Counters, Stats};
@@ -447,17 +447,10 @@ impl<'a> OutcomeDigester<'a> {
         }
     }
 
-    /// A result handed over field by field: framed directly when no profile or pointer applies,
-    /// or from its texts and parsed details under the `exec` profile; else through its tree.
+    /// A result handed over field by field: framed directly when no profile or pointer applies.
     fn fields(&self, result: &ResultFields) -> Result<OutcomeDigest, GuardError> {
         if !self.exec_like && self.tool != "write" && self.pointers.is_empty() {
             return digest_result_fields(result, &self.keys);
-        }
-        if self.exec_like && self.pointers.is_empty() {
-            let details = RawContent(result.parsed_details()?);
-            if let Some(digest) = digest_exec_fields(result, details.0.as_ref(), &self.keys)? {
-                return Ok(digest);
-            }
         }
         self.tree(&RawContent(result.tree()?), &RawContent(None), None)
     }

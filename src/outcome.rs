@@ -132,7 +132,7 @@ pub const MAX_SCANNED_TEXT_BYTES: usize = 4096;
 
 /// Where a text part's content comes from.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum TextSource<'a> {
+enum TextSource<'a> {
     /// `{"type": "text", "text": "..."}`
     Inline(&'a str),
     /// `{"type": "text", "textSha256": "<64 hex>"}`: the host hashed the text itself.
@@ -308,20 +308,6 @@ fn result_parts<'a>(
         parts.push(Part::Without(map, RESULT_SHAPE));
     }
     Ok((kind, missing))
-}
-
-/// The digest of an `exec`-like result whose `details` is an object, from those details and its
-/// content's text parts: what `digest_outcome` gives for the whole result, without its tree.
-pub(crate) fn digest_exec_like(
-    details: &Map<String, Value>,
-    texts: &[TextSource],
-    is_error: bool,
-    keys: &dyn KeyFilter,
-) -> Result<OutcomeDigest, GuardError> {
-    let kind = if is_error { Kind::Error } else { Kind::Result };
-    let mut parts = Vec::new();
-    exec_like_parts(details, texts, None, &mut parts)?;
-    Ok(finish(kind, &parts, keys, false))
 }
 
 /// `exec` and `process` poll/log results: status, exit code, signal, timed-out flag and output

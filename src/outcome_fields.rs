@@ -1,16 +1,15 @@
 //! Results handed over field by field (see `input::CallFields`): a string, or an MCP-style result
 //! whose `content` holds only text parts, with optional `details` (as JSON text) and `isError`.
 //! Their digest is the one `outcome.rs` defines for the same result given as JSON: framed directly
-//! for ordinary tools, from the texts and the parsed `details` under the `exec` profile, or through
-//! the result's tree where another profile or ignored pointers need one (the caller decides).
+//! for ordinary tools, or through the result's tree where a profile needs one (the caller decides).
 
 use crate::canonical::{ByteSink, HashSink, KeyFilter};
 use crate::error::GuardError;
 use crate::input::MAX_DEPTH;
 use crate::json::Reader;
 use crate::outcome::{
-    digest_exec_like, digest_from_hex, names_missing_tool, put_text, put_text_digest, Kind,
-    OutcomeDigest, TextSource, MAX_SCANNED_TEXT_BYTES, OUTCOME_TAG,
+    digest_from_hex, names_missing_tool, put_text, put_text_digest, Kind, OutcomeDigest,
+    MAX_SCANNED_TEXT_BYTES, OUTCOME_TAG,
 };
 use serde_json::{Map, Value};
 
@@ -83,14 +82,19 @@ impl ResultFields<'_> {
                 Value::Array(vec![part(hashed)]),
             )]))),
             ResultFields::Parts {
-                texts, is_error, ..
+                texts,
+                details,
+                is_error,
             } => {
                 let mut result = Map::new();
                 result.insert(
                     "content".to_owned(),
                     Value::Array(texts.iter().map(part).collect()),
                 );
-                if let Some(parsed) = self.parsed_details()? {
+                if let Some(details) = details {
+                    let parsed = crate::json::parse(details, MAX_DEPTH - 1).map_err(|_| {
+                        GuardError::record(Some("result"), "result.details is not valid JSON")
+                    })?;
                     result.insert("details".to_owned(), parsed);
                 }
                 if let Some(is_error) = is_error {
@@ -100,49 +104,6 @@ impl ResultFields<'_> {
             }
         })
     }
-}
-
-impl ResultFields<'_> {
-    /// The parsed `details` of a result given as parts, if it has them.
-    pub fn parsed_details(&self) -> Result<Option<Value>, GuardError> {
-        let ResultFields::Parts {
-            details: Some(details),
-            ..
-        } = self
-        else {
-            return Ok(None);
-        };
-        crate::json::parse(details, MAX_DEPTH - 1)
-            .map(Some)
-            .map_err(|_| GuardError::record(Some("result"), "result.details is not valid JSON"))
-    }
-}
-
-/// The digest of an `exec`-like result (`exec`, `process` polls) given as parts whose `details`
-/// (`parsed_details`) is an object, as `outcome.rs` digests the same result's tree, without
-/// building it; `None` for any other shape.
-pub fn digest_exec_fields(
-    result: &ResultFields,
-    details: Option<&Value>,
-    keys: &dyn KeyFilter,
-) -> Result<Option<OutcomeDigest>, GuardError> {
-    let (
-        ResultFields::Parts {
-            texts, is_error, ..
-        },
-        Some(Value::Object(details)),
-    ) = (result, details)
-    else {
-        return Ok(None);
-    };
-    let texts = texts
-        .iter()
-        .map(|text| match text {
-            TextField::Text(text) => Ok(TextSource::Inline(text)),
-            TextField::Sha256Hex(hex) => digest_from_hex(Some(hex)).map(TextSource::Hashed),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    digest_exec_like(details, &texts, *is_error == Some(true), keys).map(Some)
 }
 
 /// The digest of an ordinary tool's result (no exec-like profile, no unchanged-write check, no
@@ -207,81 +168,4 @@ fn put_text_field(text: &TextField, sink: &mut dyn ByteSink) -> Result<(), Guard
         TextField::Sha256Hex(hex) => put_text_digest(&digest_from_hex(Some(hex))?, sink),
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
-    use crate::outcome::{digest_outcome, OutcomeParts, ToolVolatileKeys};
-
-    #[test]
-    fn exec_results_digest_as_their_trees_do() {
-        let config = crate::config::Config::default();
-        let keys = ToolVolatileKeys {
-            global: &config.volatile_keys,
-            tool: &["pid".to_owned()],
-        };
-        let hex = "ab".repeat(32);
-        let details = [
-            r#"{"status":"completed","exitCode":0,"durationMs":5,"aggregated":"x"}"#,
-            r#"{"status":"running","tail":"step 3","code":1,"exitSignal":{"pid":1,"n":"TERM"}}"#,
-            r#"{"status":"running","timedOut":false,"signal":null}"#,
-            r#"{"aggregated":"all output","code":2,"exitCode":3}"#,
-            "{}",
-        ];
-        for details in details {
-            for texts in [
-                vec![],
-                vec![TextField::Text("out")],
-                vec![TextField::Text(""), TextField::Sha256Hex(&hex)],
-            ] {
-                for is_error in [None, Some(false), Some(true)] {
-                    let result = ResultFields::Parts {
-                        texts: texts.clone(),
-                        details: Some(details),
-                        is_error,
-                    };
-                    let parsed = result.parsed_details().unwrap();
-                    let streamed = digest_exec_fields(&result, parsed.as_ref(), &keys).unwrap();
-                    let tree = result.tree().unwrap();
-                    let parts = OutcomeParts {
-                        tool: "exec",
-                        exec_like: true,
-                        result: tree.as_ref(),
-                        error: None,
-                        side_text: None,
-                    };
-                    assert_eq!(streamed, Some(digest_outcome(&parts, &keys).unwrap()));
-                }
-            }
-        }
-        let bad_hex = ResultFields::Parts {
-            texts: vec![TextField::Sha256Hex("zz")],
-            details: Some("{}"),
-            is_error: None,
-        };
-        let parsed = bad_hex.parsed_details().unwrap();
-        let streamed = digest_exec_fields(&bad_hex, parsed.as_ref(), &keys).err();
-        let tree = bad_hex.tree().unwrap();
-        let parts = OutcomeParts {
-            tool: "exec",
-            exec_like: true,
-            result: tree.as_ref(),
-            error: None,
-            side_text: None,
-        };
-        let from_tree = digest_outcome(&parts, &keys).err();
-        assert_eq!(streamed.map(|e| e.message), from_tree.map(|e| e.message));
-        let not_an_object = ResultFields::Parts {
-            texts: vec![],
-            details: Some("[1]"),
-            is_error: None,
-        };
-        let parsed = not_an_object.parsed_details().unwrap();
-        assert_eq!(
-            digest_exec_fields(&not_an_object, parsed.as_ref(), &keys).unwrap(),
-            None
-        );
-    }
 }
