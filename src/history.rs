@@ -426,11 +426,16 @@ impl Run {
         self.records.push(record);
     }
 
-    /// Drops the oldest records beyond `history_size` (an imported run meeting a smaller window).
+    /// Drops the oldest records beyond `history_size` (an imported run meeting a smaller window)
+    /// and fits the buffer to `history_size` plus its spare slots, whatever size the snapshot's
+    /// guard used: an imported run costs what a live one does.
     pub fn keep_newest(&mut self, history_size: usize) {
         while self.records().len() > history_size {
             self.pop_oldest();
         }
+        self.records.drain(..self.start);
+        self.start = 0;
+        self.records.shrink_to(history_size + SPARE_SLOTS);
     }
 
     /// Drops the oldest record (its slot is reclaimed when the window moves to the front).
@@ -718,6 +723,31 @@ mod tests {
             );
         }
         assert!(!run.has_missing_reports(), "the report left the window");
+    }
+
+    #[test]
+    fn an_imported_run_is_cut_and_fitted_to_this_guards_window() {
+        let mut run = Run::default();
+        for i in 0..100 {
+            run.restore(CallRecord::pending(
+                0,
+                [1; 8],
+                ToolKind::Read,
+                f64::from(i),
+                0,
+                None,
+            ));
+        }
+        run.keep_newest(30);
+        let times: Vec<f64> = run.records().iter().map(|r| r.at).collect();
+        assert_eq!(times, (70..100).map(f64::from).collect::<Vec<_>>());
+        assert_eq!(run.records.capacity(), 30 + SPARE_SLOTS);
+        run.push(
+            CallRecord::pending(0, [1; 8], ToolKind::Read, 100.0, 0, None),
+            30,
+        );
+        assert_eq!(run.records().first().map(|r| r.at), Some(71.0));
+        assert_eq!(run.records.capacity(), 30 + SPARE_SLOTS);
     }
 
     #[test]
