@@ -1,14 +1,15 @@
 // The floor of the package's design on the small-record rows (a) and (b) of bench/run.mjs: what a
 // step would cost if the core's own work (canonical arguments, detectors, bookkeeping) were free.
-// Two parts, both measured here:
+// Two parts:
 //   hand-over: the wrapper's share, i.e. the shape checks, `args`/`details` stringified and the
-//     strings written into a buffer (pkg/fields.js driven against a core that answers at once);
+//     strings written into a buffer (pkg/fields.js driven against a core that answers at once),
+//     timed by bench/run.mjs as a third side, interleaved with the package and the baseline;
 //   SHA-256: the 64-byte blocks that the arguments' and result texts' digests need at the least
 //     (their bytes alone, without the framing the core adds), at the in-wasm rate measured over 1 MiB.
 // Any speed-up above baseline / floor is out of reach for a wrapper that hands records to SHA-256
 // in wasm.
 import { inWasmSha256 } from "./package-handles.mjs";
-import { median } from "./timing.mjs";
+import { medianNs } from "./timing.mjs";
 
 const FIELDS_URL = new URL("../pkg/fields.js", import.meta.url);
 const encoder = new TextEncoder();
@@ -35,51 +36,49 @@ function resultTexts(result) {
   return Array.isArray(result?.content) ? result.content.map((part) => part.text ?? "") : [];
 }
 
-/** Median ns per step of `pass()` over `rounds` passes of `count` steps, after a warm-up pass. */
-function perStep(pass, count, rounds) {
-  pass();
-  const samples = [];
-  for (let round = 0; round < rounds; round++) {
-    const start = performance.now();
-    pass();
-    samples.push(((performance.now() - start) * 1e6) / count);
-  }
-  return median(samples);
-}
-
 /** ns per 64-byte block of the package's in-wasm SHA-256, from 1 MiB digests. */
 function wasmNsPerBlock(glue) {
   const sha256 = inWasmSha256(glue);
   if (sha256 === undefined) return undefined;
   const bytes = new Uint8Array(1024 * 1024).fill(0x61);
-  return perStep(() => sha256(bytes), blocks(bytes.length), 11);
+  return medianNs(() => sha256(bytes), 11) / blocks(bytes.length);
 }
 
-/** {handoverNs, shaNs, ns}: the floor per check+record step of `steps`, or undefined without an in-wasm SHA-256. */
-export async function designFloor({ LoopGuard, glue }, steps, rounds) {
+/**
+ * The floor of `steps`, or undefined without an in-wasm SHA-256: `side`, a bench side (as
+ * timing.mjs's compareSides takes) whose "guard" only hands each record over, to a core that
+ * answers at once, and refuses the steps the package refuses; and `shaNs`, the SHA-256 share per
+ * step. The floor per step is the side's time plus `shaNs`.
+ */
+export async function designFloor({ LoopGuard, glue }, steps) {
+  const refused = refusedSteps(LoopGuard, steps); // first: a guard instantiates the wasm
   const nsPerBlock = wasmNsPerBlock(glue);
   if (nsPerBlock === undefined) return undefined;
   const { sendCall, sendOutcome } = await import(FIELDS_URL.href);
-  const refused = refusedSteps(LoopGuard, steps);
   const instantCore = { checkFields: () => 0, recordFields: () => 0 };
   const buffer = new Uint8Array(1 << 20);
   const input = () => buffer;
-  const handoverNs = perStep(
-    () => {
-      for (let i = 0; i < steps.length; i++) {
-        const { call, outcome } = steps[i];
+  const handOver = () => {
+    let step = 0;
+    return {
+      check(call) {
         sendCall(instantCore, input, call, call.at);
-        if (!refused[i]) sendOutcome(instantCore, input, outcome, call.at, undefined);
-      }
-    },
-    steps.length,
-    rounds,
-  );
+        return { action: refused[step++] ? "block" : "allow" };
+      },
+      record(outcome) {
+        sendOutcome(instantCore, input, outcome, outcome.at, undefined);
+        return { action: "allow" };
+      },
+      endRun() {},
+    };
+  };
   let totalBlocks = 0;
   steps.forEach(({ call, outcome }, i) => {
     totalBlocks += blocks(encoder.encode(JSON.stringify(call.args ?? {})).length);
     if (!refused[i]) totalBlocks += blocks(resultTexts(outcome.result).reduce((sum, text) => sum + encoder.encode(text).length, 0));
   });
-  const shaNs = (totalBlocks / steps.length) * nsPerBlock;
-  return { handoverNs, shaNs, ns: handoverNs + shaNs };
+  return {
+    side: { name: "hand-over", create: handOver, dispose: () => {} },
+    shaNs: (totalBlocks / steps.length) * nsPerBlock,
+  };
 }
