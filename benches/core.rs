@@ -1,5 +1,5 @@
-//! Native figures for the core alone (no wasm, no JS): ns per check+record on the same workloads
-//! as `npm run bench`. Prints figures; asserts nothing. Run: `cargo bench --bench core`.
+//! Native figures for the core alone (no wasm, no JS): ns per check+record of JSON records, on
+//! workloads shaped like those of `npm run bench`. Prints figures; asserts nothing. Run: `cargo bench --bench core`.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use serde_json::json;
