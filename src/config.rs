@@ -328,9 +328,8 @@ impl Config {
         Ok(())
     }
 
-    /// Warning and critical thresholds for `tool`, after its per-tool overrides.
-    pub fn thresholds_for(&self, tool: &str) -> (u32, u32) {
-        let settings = self.tools.get(tool);
+    /// Warning and critical thresholds of a tool with these per-tool `settings` (if any).
+    pub fn thresholds(&self, settings: Option<&ToolSettings>) -> (u32, u32) {
         (
             settings
                 .and_then(|s| s.warning_threshold)

@@ -6,7 +6,6 @@ use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
 use crate::history::{fingerprint, CallRecord, CompactionWatch, Fingerprint, RecordState, Run};
 use crate::input::{parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
-use crate::keys::fnv1a;
 use crate::outcome::{
     digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
 };
@@ -227,7 +226,7 @@ impl Guard {
         at: Option<f64>,
     ) -> Proposal<'a> {
         let settings = config.tools.get(tool);
-        let (warning_threshold, critical_threshold) = config.thresholds_for(tool);
+        let (warning_threshold, critical_threshold) = config.thresholds(settings);
         Proposal {
             tool,
             tool_index,
@@ -289,14 +288,8 @@ impl Guard {
             Some(index) => index,
             None => run.intern_tool(&call.tool, history_size),
         };
-        let mut record = CallRecord::pending(
-            tool,
-            args,
-            kind,
-            at,
-            call.args_text_hash,
-            call.call_id.as_deref().map(|id| fnv1a(id.as_bytes())),
-        );
+        let mut record =
+            CallRecord::pending(tool, args, kind, at, call.args_text_hash, call.call_id_key);
         record.set_warned(warned);
         let index = run.push(record, history_size);
         if vetoed {
@@ -311,8 +304,8 @@ impl Guard {
     fn checked_call(&self, call: &CallInput) -> Option<OutcomeCall> {
         let run = self.runs.peek(call.run_id.as_deref())?;
         let tool = run.find_tool(&call.tool)?;
-        let index = match call.call_id.as_deref() {
-            Some(id) => run.find_pending_by_call_id(fnv1a(id.as_bytes()), tool)?,
+        let index = match call.call_id_key {
+            Some(id) => run.find_pending_by_call_id(id, tool)?,
             None => run.find_pending_by_text(tool, call.args_text_hash)?,
         };
         run.records().get(index).map(|r| OutcomeCall {
@@ -358,12 +351,11 @@ impl Guard {
             Some(checked) => checked,
             None => (run.intern_tool(&call.tool, history_size), 0),
         };
-        let call_id = call.call_id.as_deref().map(|id| fnv1a(id.as_bytes()));
         let at = call.at.unwrap_or(now_ms);
-        let index = match run.find_pending(call_id, tool, &args, from) {
+        let index = match run.find_pending(call.call_id_key, tool, &args, from) {
             Some(index) => index,
             None => run.push(
-                CallRecord::pending(tool, args, kind, at, call.args_text_hash, call_id),
+                CallRecord::pending(tool, args, kind, at, call.args_text_hash, call.call_id_key),
                 history_size,
             ),
         };

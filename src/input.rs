@@ -24,6 +24,8 @@ pub struct CallInput<'a> {
     /// The lookup key of the arguments' JSON text as sent (`keys::text_key`; not a fingerprint).
     pub args_text_hash: u64,
     pub call_id: Option<Cow<'a, str>>,
+    /// The lookup key of `call_id` (`keys::fnv1a`), computed once for the record's searches.
+    pub call_id_key: Option<u64>,
     pub at: Option<f64>,
 }
 
@@ -79,6 +81,7 @@ impl<'a> CallFields<'a> {
             args_raw,
             args_text_hash: args_text_hash(args_raw),
             call_id: self.call_id.map(Cow::Borrowed),
+            call_id_key: self.call_id.map(call_id_key),
             at: self.at.filter(|x| x.is_finite()),
         })
     }
@@ -278,12 +281,14 @@ fn call_fields<'a>(raw: &RawRecord<'a>) -> Result<CallInput<'a>, GuardError> {
             ))
         }
     };
+    let call_id = optional_string(raw.call_id, "callId")?;
     Ok(CallInput {
         run_id: optional_string(raw.run_id, "runId")?,
         tool,
         args_raw,
         args_text_hash,
-        call_id: optional_string(raw.call_id, "callId")?,
+        call_id_key: call_id.as_deref().map(call_id_key),
+        call_id,
         at,
     })
 }
@@ -311,6 +316,11 @@ fn check_tool_name(name: &str) -> Result<(), GuardError> {
 /// The lookup key of the arguments' text (absent arguments are `{}`).
 fn args_text_hash(args_raw: Option<&str>) -> u64 {
     crate::keys::text_key(args_raw.unwrap_or("{}").as_bytes())
+}
+
+/// The lookup key of a call id.
+fn call_id_key(call_id: &str) -> u64 {
+    crate::keys::fnv1a(call_id.as_bytes())
 }
 
 /// The string a field's raw JSON text holds, if it is one (borrowed when it has no escapes).
