@@ -288,8 +288,9 @@ impl<'a> Pieces<'a> {
     }
 
     fn text(&mut self, len: usize) -> Result<&'a str, GuardError> {
-        std::str::from_utf8(self.bytes(len)?)
-            .map_err(|_| GuardError::record(None, "the input text is not UTF-8"))
+        let text = input_text(self.input, self.pos, len)?;
+        self.pos += len;
+        Ok(text)
     }
 
     /// A text of `len` bytes; a negative length means absent.
