@@ -1,0 +1,184 @@
+// `npm run bench` (second part; `npm run bench:hosts` alone): what the example hosts pay to keep a
+// run's state outside the process. In-process (Node, the package's Node entry): the snapshot size
+// of a full window and the cost per tool call of restore + check + record + persist against a warm
+// guard. End to end on 127.0.0.1: a tool call (POST /check + POST /record) through
+// examples/cloudflare-worker in workerd (Durable Object storage on local disk) and through
+// examples/node-gateway over Redis (AOF with `appendfsync always`, then `everysec`), beside a bare
+// node:http round trip. Figures only: nothing is asserted. Needs pkg/ (`npm run build`) and the
+// setup (workerd, redis-server).
+import http from "node:http";
+import os from "node:os";
+import { performance } from "node:perf_hooks";
+import { startGateway } from "../tests/js/hosts/gateway-host.mjs";
+import { startRedis } from "../tests/js/hosts/redis.mjs";
+import { workerHost } from "../tests/js/hosts/worker-host.mjs";
+import { bytes, duration, printTable } from "./format.mjs";
+import { loadPackage } from "./package-handles.mjs";
+import { median } from "./timing.mjs";
+import { incident, smallMixed } from "./workloads.mjs";
+
+const HISTORY_SIZE = 30;
+const IN_PROCESS_CALLS = 4000;
+const HTTP_WARMUP_CALLS = 30;
+const HTTP_CALLS = 150;
+const HTTP_RUNS = 2;
+
+function log(message) {
+  process.stderr.write(`[bench:hosts] ${message}\n`);
+}
+
+const { LoopGuard } = await loadPackage();
+
+/** The mixed workload's steps, all in one run. */
+function mixedRun(steps, runId) {
+  return smallMixed(steps).map(({ call, outcome }) => ({ call: { ...call, runId }, outcome: { ...outcome, runId } }));
+}
+
+/** Bytes of exportRun after `steps` (check, then record unless refused) in a guard of historySize 30. */
+function snapshotSize(steps) {
+  const guard = new LoopGuard({ historySize: HISTORY_SIZE });
+  for (const { call, outcome } of steps) {
+    const verdict = guard.check(call);
+    if (verdict.action !== "block" && verdict.action !== "stop") guard.record(outcome);
+  }
+  const size = guard.exportRun(steps[0].call.runId).length;
+  guard.free();
+  return size;
+}
+
+/**
+ * ns per tool call over `steps` (one run, its window full after a warm-up) when the state stays in
+ * the guard (`warm`), when it is exported after each record (a Durable Object: `persistRecord`),
+ * and when every request restores it first and exports it after (the Redis gateway: `stateless`).
+ */
+function inProcessCosts(steps) {
+  const runId = steps[0].call.runId;
+  const models = {
+    warm: (guard, { call, outcome }) => {
+      if (refused(guard.check(call))) return;
+      guard.record(outcome);
+    },
+    persistRecord: (guard, { call, outcome }) => {
+      if (refused(guard.check(call))) return void guard.exportRun(runId);
+      guard.record(outcome);
+      guard.exportRun(runId);
+    },
+    stateless: (guard, step, state) => {
+      const request = (op) => {
+        guard.importRun(state.snap);
+        const verdict = op();
+        state.snap = guard.exportRun(runId);
+        guard.endRun(runId);
+        return verdict;
+      };
+      if (refused(request(() => guard.check(step.call)))) return;
+      request(() => guard.record(step.outcome));
+    },
+  };
+  const samples = Object.fromEntries(Object.keys(models).map((name) => [name, []]));
+  for (let round = 0; round < 5; round++) {
+    for (const [name, model] of Object.entries(models)) {
+      const guard = new LoopGuard({ historySize: HISTORY_SIZE });
+      const state = {};
+      for (const step of steps.slice(0, HISTORY_SIZE)) models.warm(guard, step);
+      state.snap = guard.exportRun(runId);
+      const timed = steps.slice(HISTORY_SIZE);
+      const start = performance.now();
+      for (const step of timed) model(guard, step, state);
+      samples[name].push(((performance.now() - start) * 1e6) / timed.length);
+      guard.free();
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
+}
+
+const refused = (verdict) => verdict.action === "block" || verdict.action === "stop";
+
+/** POSTs JSON to `url`; the parsed answer (a non-200 answer throws). */
+async function post(url, body) {
+  const response = await fetch(url, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+  const answer = await response.json();
+  if (response.status !== 200) throw new Error(`${url}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/** Median and 90th percentile (ms) of a tool call (check, then record unless refused) against `base`. */
+async function httpCallCosts(base, runs) {
+  const steps = [];
+  for (let r = 0; r < runs; r++) steps.push(...mixedRun(HTTP_WARMUP_CALLS + HTTP_CALLS, `bench-${r}-${Date.now()}`));
+  const samples = [];
+  for (const [i, { call, outcome }] of steps.entries()) {
+    const start = performance.now();
+    if (!refused(await post(`${base}/check`, call))) await post(`${base}/record`, outcome);
+    if (i % (HTTP_WARMUP_CALLS + HTTP_CALLS) >= HTTP_WARMUP_CALLS) samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { median: median(samples), p90: samples[Math.floor(samples.length * 0.9)], calls: samples.length };
+}
+
+/** A node:http server answering every POST with a small JSON verdict-sized body: the HTTP floor. */
+async function echoServer() {
+  const body = JSON.stringify({ action: "allow", level: "ok", detector: null, count: 0, threshold: null, tool: "read_file", runId: "r", message: null });
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on("end", () => response.writeHead(200, { "content-type": "application/json" }).end(body));
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, stop: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+const ms = (value) => `${value.toFixed(2)} ms`;
+const rows = [];
+
+log("snapshot sizes");
+const incidentRun = incident(31).map(({ call, outcome }) => ({ call: { ...call, runId: "incident" }, outcome: { ...outcome, runId: "incident" } }));
+const mixed = mixedRun(IN_PROCESS_CALLS, "mixed");
+rows.push(["snapshot of a full window (historySize 30): update_task incident, 1 tool", bytes(snapshotSize(incidentRun)), "exportRun().length"]);
+rows.push(["snapshot of a full window (historySize 30): mixed run, 8 tools", bytes(snapshotSize(mixed.slice(0, 200))), "exportRun().length"]);
+
+log(`in-process: ${IN_PROCESS_CALLS} mixed calls × 5 rounds × 3 models`);
+const costs = inProcessCosts(mixed);
+rows.push(["in-process, state kept in the guard: check + record", duration(costs.warm), "per tool call, median of 5"]);
+rows.push([
+  "in-process, Durable Object: check + record + exportRun",
+  `${duration(costs.persistRecord)} (+${duration(costs.persistRecord - costs.warm)})`,
+  "per tool call; importRun once per object start",
+]);
+rows.push([
+  "in-process, Redis gateway: (importRun + op + exportRun) × 2",
+  `${duration(costs.stateless)} (+${duration(costs.stateless - costs.warm)})`,
+  "per tool call: check and record each restore and persist",
+]);
+
+log("HTTP floor: bare node:http");
+const echo = await echoServer();
+const floor = await httpCallCosts(echo.url, 1);
+await echo.stop();
+rows.push(["bare node:http round trips (2 per call), no guard", `${ms(floor.median)} (p90 ${ms(floor.p90)})`, `per tool call, ${floor.calls} calls`]);
+
+log("workerd: Worker + Durable Object, storage on local disk");
+const worker = await workerHost();
+try {
+  const cost = await httpCallCosts(worker.url, HTTP_RUNS);
+  rows.push(["Worker + Durable Object (workerd, SQLite on local disk)", `${ms(cost.median)} (p90 ${ms(cost.p90)})`, `per tool call, ${cost.calls} calls over ${HTTP_RUNS} runs`]);
+} finally {
+  await worker.stop();
+}
+
+for (const appendfsync of ["always", "everysec"]) {
+  log(`Node gateway over Redis, AOF appendfsync ${appendfsync} on ${os.tmpdir()}`);
+  const redis = await startRedis({ under: os.tmpdir(), appendfsync });
+  const gateway = await startGateway({ redisUrl: redis.url, config: { historySize: HISTORY_SIZE } });
+  try {
+    const cost = await httpCallCosts(gateway.url, HTTP_RUNS);
+    rows.push([`Node gateway + Redis (AOF, appendfsync ${appendfsync}, disk)`, `${ms(cost.median)} (p90 ${ms(cost.p90)})`, `per tool call, ${cost.calls} calls over ${HTTP_RUNS} runs`]);
+  } finally {
+    await gateway.stop();
+    await redis.stop();
+  }
+}
+
+const cpu = os.cpus();
+console.log(`\ntool-loop-guard hosts bench: Node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? "?"}, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, ${new Date().toISOString()}`);
+console.log(`a tool call = POST /check + POST /record (HTTP: sequential, one agent loop, keep-alive; ${HTTP_WARMUP_CALLS} warm-up calls per run not counted)\n`);
+printTable(["host cost", "measured", "what"], rows);
