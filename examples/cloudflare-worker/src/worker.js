@@ -8,8 +8,8 @@
 // The Worker itself keeps nothing: it routes each request to the Durable Object named by its runId
 // (`RUN_GUARD.idFromName(runId)`), so every call of a conversation meets the same guard wherever
 // the request lands. The object (class RunGuard, SQLite-backed) keeps a LoopGuard in memory, writes
-// the run's snapshot (`exportRun`: fingerprints and counters, ~1 KB) to its storage after every
-// record and every refusal, and restores it (`importRun`) when it starts again after eviction, a
+// the run's snapshot (`exportRun`: fingerprints and counters, ~1.1-1.3 KB) to its storage after
+// every record and every check that did not simply allow, and restores it (`importRun`) when it starts again after eviction, a
 // deploy or a crash. A request is answered only once its write is durable (output gate), so an
 // acknowledged verdict is never lost. A run left idle for RUN_RETENTION_MS (default 7 days) is
 // deleted by the object's alarm.
@@ -59,11 +59,17 @@ export class RunGuard extends DurableObject {
     this.ctx.storage.setAlarm(Date.now() + Number(this.env.RUN_RETENTION_MS ?? DEFAULT_RETENTION_MS));
   }
 
-  /** Before dispatch: `{verdict}` or `{error}`. A refusal is a veto in the run, so it is persisted. */
+  /**
+   * Before dispatch: `{verdict}` or `{error}`. A refusal (a veto in the run) and a warning (when
+   * it was last given) are persisted at once; a plain allow only marks the call pending, which its
+   * record completes and persists. If the object is evicted in between (a tool running longer than
+   * the idle timeout), the record still counts the call; only that check's turn towards maxTurns is
+   * lost.
+   */
   check(call) {
     try {
       const verdict = this.#guard.check(call);
-      if (verdict.action === "block" || verdict.action === "stop") this.#persist(call.runId);
+      if (verdict.action !== "allow") this.#persist(call.runId);
       return { verdict };
     } catch (error) {
       return failure(error);

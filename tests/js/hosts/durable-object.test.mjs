@@ -1,7 +1,8 @@
 // examples/cloudflare-worker in real workerd: each run's guard lives in a SQLite-backed Durable
 // Object whose storage is on local disk. The update_task incident, sent call by call as HTTP
 // requests, gets exactly the verdicts of the same replay in-process (so it is refused at the same
-// call), also when workerd is killed (SIGKILL) and started again mid-trace; a run the object's
+// call), also when workerd is killed (SIGKILL) and started again mid-trace, after a refusal, after
+// a warning, or between a check and its record; a run the object's
 // alarm expires starts afresh, as does one ended with POST /end; bad records get 400 with the
 // guard's error code and field.
 import assert from "node:assert/strict";
@@ -41,27 +42,38 @@ test("the incident over HTTP, workerd killed and restarted mid-trace: the in-pro
   // Restart between the first warning and the refusal, where the stored state decides the verdict.
   const warnedAt = expected.find((s) => s.check.action === "warn" || s.record?.action === "warn")?.n ?? 1;
   const restartBefore = Math.min(warnedAt + 1, refusedAt);
-  const got = await replay(calls, httpGuard(host.url), async (n) => {
-    if (n !== restartBefore) return;
-    await host.kill();
-    await host.start();
+  const got = await replay(calls, httpGuard(host.url), {
+    before: async (n) => {
+      if (n !== restartBefore) return;
+      await host.kill();
+      await host.start();
+    },
   });
   assert.deepEqual(got, expected, host.output());
   assert.equal(firstRefusal(got), refusedAt);
   t.diagnostic(`refused at call ${refusedAt} of ${calls.length} (warned at ${warnedAt}); workerd killed and restarted before call ${restartBefore}`);
 });
 
-test("a refusal is persisted: after a restart, the refused call is refused again and escalates", async () => {
-  const calls = callsOf(incident, "incident-refusal");
+test("refusals and warnings are persisted; a restart between a check and its record changes no verdict", async (t) => {
+  const calls = callsOf(incident, "incident-gaps");
   const expected = await replayInProcess(calls, incident.configs.default);
   const refusedAt = firstRefusal(expected);
-  // Everything up to and including the first refusal, then a restart, then the rest.
-  const got = await replay(calls, httpGuard(host.url), async (n) => {
-    if (n !== refusedAt + 1) return;
+  const warnedAt = expected.find((s) => s.check.action === "warn")?.n;
+  const allowedAt = expected.find((s) => s.check.action === "allow" && s.n > 1).n;
+  const restarts = [];
+  const restart = async (where) => {
+    restarts.push(where);
     await host.kill();
     await host.start();
+  };
+  const got = await replay(calls, httpGuard(host.url), {
+    // Right after a refusal and after a warning given at check...
+    before: async (n) => (n === refusedAt + 1 || (warnedAt !== undefined && n === warnedAt + 1)) && restart(`before call ${n}`),
+    // ...and between a plain allow and its record (the pending call was only in memory).
+    beforeRecord: async (n) => (n === allowedAt || (warnedAt !== undefined && n === warnedAt)) && restart(`between check and record of call ${n}`),
   });
   assert.deepEqual(got, expected, host.output());
+  t.diagnostic(`workerd killed and restarted: ${restarts.join(", ")}`);
 });
 
 test("strict preset: the same verdicts as in-process; the alarm forgets an idle run; POST /end forgets a run", async (t) => {

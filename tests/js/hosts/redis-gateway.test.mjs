@@ -42,8 +42,10 @@ test(`two gateways serving alternate calls give the verdicts of one gateway and 
   const alternating = await replay(
     callsOf(incident, "two"),
     httpGuard(() => gateways[serving].url),
-    async (n) => {
-      serving = n % 2;
+    {
+      before: async (n) => {
+        serving = n % 2;
+      },
     },
   );
   const rename = (steps) => JSON.parse(JSON.stringify(steps).replaceAll('"runId":"two"', '"runId":"one"'));
@@ -87,14 +89,16 @@ test("Redis killed and restarted mid-trace: nothing acknowledged is lost; while 
   const restartBefore = Math.ceil(firstRefusal(expected) / 2);
   const guard = httpGuard(() => gateways[0].url);
   let refused;
-  const got = await replay(calls, guard, async (n) => {
-    if (n !== restartBefore) return;
-    await redis.kill();
-    const { result, error, ...call } = calls[n - 1];
-    const response = await fetch(`${gateways[0].url}/check`, { method: "POST", body: JSON.stringify(call) });
-    refused = [response.status, (await response.json()).code];
-    await redis.start();
-    await Promise.all(gateways.map((g) => g.waitHealthy()));
+  const got = await replay(calls, guard, {
+    before: async (n) => {
+      if (n !== restartBefore) return;
+      await redis.kill();
+      const { result, error, ...call } = calls[n - 1];
+      const response = await fetch(`${gateways[0].url}/check`, { method: "POST", body: JSON.stringify(call) });
+      refused = [response.status, (await response.json()).code];
+      await redis.start();
+      await Promise.all(gateways.map((g) => g.waitHealthy()));
+    },
   });
   assert.deepEqual(refused, [503, "store_unavailable"]);
   assert.deepEqual(got, expected, outputs());

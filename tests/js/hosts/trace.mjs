@@ -19,10 +19,11 @@ export function callsOf(trace, runId) {
 }
 
 /**
- * Replays `calls` against `guard` ({check, record}, sync or async). `before(n)` (optional) is
- * awaited before call n (1-based). Returns [{n, check, record?}] with every verdict.
+ * Replays `calls` against `guard` ({check, record}, sync or async). Hooks (optional, awaited, n is
+ * 1-based): `before(n)` before call n's check, `beforeRecord(n)` between its check and its record.
+ * Returns [{n, check, record?}] with every verdict.
  */
-export async function replay(calls, guard, before = async () => {}) {
+export async function replay(calls, guard, { before = async () => {}, beforeRecord = async () => {} } = {}) {
   const steps = [];
   for (const [index, call] of calls.entries()) {
     const n = index + 1;
@@ -32,7 +33,9 @@ export async function replay(calls, guard, before = async () => {}) {
     const step = { n, check };
     steps.push(step);
     if (check.action === "stop") break;
-    if (check.action !== "block") step.record = await guard.record(call);
+    if (check.action === "block") continue;
+    await beforeRecord(n);
+    step.record = await guard.record(call);
   }
   return steps;
 }
