@@ -6,12 +6,14 @@
 // examples/node-gateway over Redis (AOF with `appendfsync always`, then `everysec`), beside a bare
 // node:http round trip. Figures only: nothing is asserted. Needs pkg/ (`npm run build`) and the
 // setup (workerd, redis-server).
-import http from "node:http";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { startGateway } from "../tests/js/hosts/gateway-host.mjs";
 import { startRedis } from "../tests/js/hosts/redis.mjs";
 import { workerHost } from "../tests/js/hosts/worker-host.mjs";
+import { startProcess } from "../tests/js/runtimes/support.mjs";
 import { bytes, duration, printTable } from "./format.mjs";
 import { loadPackage } from "./package-handles.mjs";
 import { median } from "./timing.mjs";
@@ -22,6 +24,7 @@ const IN_PROCESS_CALLS = 4000;
 const HTTP_WARMUP_CALLS = 30;
 const HTTP_CALLS = 150;
 const HTTP_RUNS = 2;
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 
 function log(message) {
   process.stderr.write(`[bench:hosts] ${message}\n`);
@@ -48,7 +51,8 @@ function snapshotSize(steps) {
 
 /**
  * ns per tool call over `steps` (one run, its window full after a warm-up) when the state stays in
- * the guard (`warm`), when it is exported after each record (a Durable Object: `persistRecord`),
+ * the guard (`warm`), when it is exported after each record and each check that does not simply
+ * allow (a Durable Object: `persistRecord`),
  * and when every request restores it first and exports it after (the Redis gateway: `stateless`).
  */
 function inProcessCosts(steps) {
@@ -59,7 +63,9 @@ function inProcessCosts(steps) {
       guard.record(outcome);
     },
     persistRecord: (guard, { call, outcome }) => {
-      if (refused(guard.check(call))) return void guard.exportRun(runId);
+      const verdict = guard.check(call);
+      if (verdict.action !== "allow") guard.exportRun(runId);
+      if (refused(verdict)) return;
       guard.record(outcome);
       guard.exportRun(runId);
     },
@@ -102,29 +108,53 @@ async function post(url, body) {
   return answer;
 }
 
-/** Median and 90th percentile (ms) of a tool call (check, then record unless refused) against `base`. */
-async function httpCallCosts(base, runs) {
-  const steps = [];
-  for (let r = 0; r < runs; r++) steps.push(...mixedRun(HTTP_WARMUP_CALLS + HTTP_CALLS, `bench-${r}-${Date.now()}`));
-  const samples = [];
-  for (const [i, { call, outcome }] of steps.entries()) {
-    const start = performance.now();
-    if (!refused(await post(`${base}/check`, call))) await post(`${base}/record`, outcome);
-    if (i % (HTTP_WARMUP_CALLS + HTTP_CALLS) >= HTTP_WARMUP_CALLS) samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  return { median: median(samples), p90: samples[Math.floor(samples.length * 0.9)], calls: samples.length };
+/** CPU time (ms, user + system) a process has used so far, from /proc (Linux). */
+function cpuMs(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
-/** A node:http server answering every POST with a small JSON verdict-sized body: the HTTP floor. */
+/**
+ * A tool call (check, then record unless refused) against `base`, sequentially: after one warm-up
+ * run, HTTP_RUNS runs of HTTP_CALLS mixed calls. Returns the median and 90th percentile wall time
+ * (ms) and the CPU time the server processes `pids` used per call (ms): unlike wall time on a
+ * shared machine, that does not grow with other people's load.
+ */
+async function httpCallCosts(base, pids) {
+  const drive = async (runId, calls, samples) => {
+    for (const { call, outcome } of mixedRun(calls, runId)) {
+      const start = performance.now();
+      if (!refused(await post(`${base}/check`, call))) await post(`${base}/record`, outcome);
+      samples?.push(performance.now() - start);
+    }
+  };
+  const tag = Date.now();
+  await drive(`warm-up-${tag}`, HTTP_WARMUP_CALLS);
+  const samples = [];
+  const cpuBefore = pids.map(cpuMs);
+  for (let r = 0; r < HTTP_RUNS; r++) await drive(`bench-${r}-${tag}`, HTTP_CALLS, samples);
+  const cpu = pids.reduce((sum, pid, i) => sum + cpuMs(pid) - cpuBefore[i], 0);
+  samples.sort((a, b) => a - b);
+  return { median: median(samples), p90: samples[Math.floor(samples.length * 0.9)], cpu: cpu / samples.length, calls: samples.length };
+}
+
+/** A node:http server in its own process answering every POST with a verdict-sized JSON body: the HTTP floor. */
 async function echoServer() {
   const body = JSON.stringify({ action: "allow", level: "ok", detector: null, count: 0, threshold: null, tool: "read_file", runId: "r", message: null });
-  const server = http.createServer((request, response) => {
-    request.resume();
-    request.on("end", () => response.writeHead(200, { "content-type": "application/json" }).end(body));
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, stop: () => new Promise((resolve) => server.close(resolve)) };
+  const code = `const s = require("node:http").createServer((q, r) => { q.resume(); q.on("end", () => r.writeHead(200, { "content-type": "application/json" }).end(${JSON.stringify(body)})); });
+s.listen(0, "127.0.0.1", () => console.log("port " + s.address().port));`;
+  const proc = startProcess(process.execPath, ["-e", code]);
+  while (!/port \d+/.test(proc.output())) {
+    if (proc.exitStatus() !== undefined) throw new Error(`the echo server exited: ${proc.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { url: `http://127.0.0.1:${/port (\d+)/.exec(proc.output())[1]}`, pid: () => proc.child.pid, stop: proc.stop };
+}
+
+/** The row for an HTTP host: wall time per call, and the CPU its processes spent per call. */
+function httpRow(label, cost, processes) {
+  return [label, `${ms(cost.median)} (p90 ${ms(cost.p90)}); CPU ${ms(cost.cpu)} (${processes})`, `per tool call, ${cost.calls} calls over ${HTTP_RUNS} runs`];
 }
 
 const ms = (value) => `${value.toFixed(2)} ms`;
@@ -152,15 +182,16 @@ rows.push([
 
 log("HTTP floor: bare node:http");
 const echo = await echoServer();
-const floor = await httpCallCosts(echo.url, 1);
-await echo.stop();
-rows.push(["bare node:http round trips (2 per call), no guard", `${ms(floor.median)} (p90 ${ms(floor.p90)})`, `per tool call, ${floor.calls} calls`]);
+try {
+  rows.push(httpRow("bare node:http, no guard (HTTP floor)", await httpCallCosts(echo.url, [echo.pid()]), "server"));
+} finally {
+  await echo.stop();
+}
 
 log("workerd: Worker + Durable Object, storage on local disk");
 const worker = await workerHost();
 try {
-  const cost = await httpCallCosts(worker.url, HTTP_RUNS);
-  rows.push(["Worker + Durable Object (workerd, SQLite on local disk)", `${ms(cost.median)} (p90 ${ms(cost.p90)})`, `per tool call, ${cost.calls} calls over ${HTTP_RUNS} runs`]);
+  rows.push(httpRow("Worker + Durable Object (workerd, SQLite on local disk)", await httpCallCosts(worker.url, [worker.pid()]), "workerd"));
 } finally {
   await worker.stop();
 }
@@ -170,8 +201,8 @@ for (const appendfsync of ["always", "everysec"]) {
   const redis = await startRedis({ under: os.tmpdir(), appendfsync });
   const gateway = await startGateway({ redisUrl: redis.url, config: { historySize: HISTORY_SIZE } });
   try {
-    const cost = await httpCallCosts(gateway.url, HTTP_RUNS);
-    rows.push([`Node gateway + Redis (AOF, appendfsync ${appendfsync}, disk)`, `${ms(cost.median)} (p90 ${ms(cost.p90)})`, `per tool call, ${cost.calls} calls over ${HTTP_RUNS} runs`]);
+    const cost = await httpCallCosts(gateway.url, [gateway.pid(), redis.pid()]);
+    rows.push(httpRow(`Node gateway + Redis (AOF, appendfsync ${appendfsync}, disk)`, cost, "gateway + redis-server"));
   } finally {
     await gateway.stop();
     await redis.stop();
@@ -180,5 +211,5 @@ for (const appendfsync of ["always", "everysec"]) {
 
 const cpu = os.cpus();
 console.log(`\ntool-loop-guard hosts bench: Node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? "?"}, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, ${new Date().toISOString()}`);
-console.log(`a tool call = POST /check + POST /record (HTTP: sequential, one agent loop, keep-alive; ${HTTP_WARMUP_CALLS} warm-up calls per run not counted)\n`);
+console.log(`a tool call = POST /check + POST /record (HTTP: sequential, one agent loop, keep-alive, after ${HTTP_WARMUP_CALLS} warm-up calls); CPU = the server processes' user + system time per call\n`);
 printTable(["host cost", "measured", "what"], rows);

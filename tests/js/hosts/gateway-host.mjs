@@ -5,7 +5,7 @@ import { offlineEnv, root, startProcess } from "../runtimes/support.mjs";
 
 export const gatewayScript = path.join(root, "examples", "node-gateway", "gateway.mjs");
 
-/** A running gateway: {url, health(), stop(), output()}. */
+/** A running gateway: {url, pid(), health(), waitHealthy(), stop(), output()}. */
 export async function startGateway({ redisUrl, config }) {
   const env = offlineEnv({ REDIS_URL: redisUrl, PORT: "0", HOST: "127.0.0.1", GUARD_CONFIG: JSON.stringify(config ?? {}) });
   const proc = startProcess(process.execPath, [gatewayScript], { env });
@@ -22,6 +22,7 @@ export async function startGateway({ redisUrl, config }) {
   return {
     url,
     output: proc.output,
+    pid: () => proc.child.pid,
     /** GET /healthz: [status, body]. */
     async health() {
       const response = await fetch(`${url}/healthz`);

@@ -32,7 +32,7 @@ async function waitForPong(port, proc, timeoutMs = 10_000) {
 const MEMORY_DIR = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
 
 /**
- * A running redis-server: {url, port, kill(), start(), stop(), output()}. Options: `under` the
+ * A running redis-server: {url, port, pid(), kill(), start(), stop(), output()}. Options: `under` the
  * directory its data directory is made in, `appendfsync` ("always" or "everysec").
  */
 export async function startRedis({ under = MEMORY_DIR, appendfsync = "always" } = {}) {
@@ -48,6 +48,8 @@ export async function startRedis({ under = MEMORY_DIR, appendfsync = "always" } 
     url: `redis://127.0.0.1:${port}`,
     port,
     output: () => log + (proc?.output() ?? ""),
+    /** The running redis-server's process id. */
+    pid: () => proc.child.pid,
     async start() {
       if (proc !== undefined) log += proc.output();
       proc = startProcess(binary("redis"), args, { cwd: dir });

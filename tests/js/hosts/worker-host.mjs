@@ -63,7 +63,7 @@ const config :Workerd.Config = (
 /**
  * A workerd process serving the example on a free 127.0.0.1 port, with its objects' storage in a
  * fresh temporary directory. `vars` override wrangler.jsonc's (e.g. GUARD_CONFIG). Returns
- * {url, start(), kill(), stop(), output()}: `kill()` ends workerd with SIGKILL (no clean shutdown),
+ * {url, pid(), start(), kill(), stop(), output()}: `kill()` ends workerd with SIGKILL (no clean shutdown),
  * `start()` starts it again on the same port and storage, `stop()` ends it and deletes the directory.
  */
 export async function workerHost({ vars = {} } = {}) {
@@ -91,6 +91,8 @@ export async function workerHost({ vars = {} } = {}) {
     url,
     diskDir,
     output: () => log + (proc?.output() ?? ""),
+    /** The running workerd's process id. */
+    pid: () => proc.child.pid,
     async start() {
       if (proc !== undefined) log += proc.output();
       proc = startProcess(binary("workerd"), ["serve", "config.capnp"], { cwd: dir });
