@@ -78,21 +78,31 @@ export function compactResult(result) {
 
 // ---- format converters: each returns [{tool, args, result}] for one run ----
 
-/** tau-bench: assistant `tool_calls` answered by `tool` messages (matched by id). */
+/**
+ * tau-bench: assistant `tool_calls`, each answered by a `tool` message: by `tool_call_id` when the
+ * run has ids, else in order (some agents built on tau-bench record calls without ids).
+ */
 function tauBenchCalls(traj) {
-  const results = new Map();
-  for (const m of traj) if (m.role === "tool") results.set(m.tool_call_id, m.content);
+  const byId = new Map();
+  for (const m of traj) if (m.role === "tool" && m.tool_call_id) byId.set(m.tool_call_id, m.content);
   const calls = [];
+  const waiting = []; // calls without an id, answered by the next tool messages without one
   for (const m of traj) {
+    if (m.role === "tool" && !m.tool_call_id) {
+      const call = waiting.shift();
+      if (call) call.result = m.content ?? "";
+    }
     if (m.role !== "assistant") continue;
     for (const tc of m.tool_calls ?? []) {
       let args;
       try {
         args = JSON.parse(tc.function.arguments || "{}");
       } catch {
-        args = { _unparsed: tc.function.arguments };
+        args = { _unparsed: tc.function.arguments }; // not JSON (e.g. a Python dict literal): kept as written
       }
-      calls.push({ tool: tc.function.name, args, result: results.get(tc.id) ?? "" });
+      const call = { tool: tc.function.name, args, result: tc.id ? (byId.get(tc.id) ?? "") : "" };
+      if (!tc.id) waiting.push(call);
+      calls.push(call);
     }
   }
   return calls;
