@@ -152,9 +152,19 @@ s.listen(0, "127.0.0.1", () => console.log("port " + s.address().port));`;
   return { url: `http://127.0.0.1:${/port (\d+)/.exec(proc.output())[1]}`, pid: () => proc.child.pid, stop: proc.stop };
 }
 
-/** The row for an HTTP host: wall time per call, and the CPU its processes spent per call. */
-function httpRow(label, cost, processes) {
-  return [label, `${ms(cost.median)} (p90 ${ms(cost.p90)}); CPU ${ms(cost.cpu)} (${processes})`, `per tool call, ${cost.calls} calls over ${HTTP_RUNS} runs`];
+/**
+ * Starts a host (`start()` -> {url, pids, stop()}), times tool calls against it, stops it, and
+ * adds its row: wall time per call, and the CPU its `processes` spent per call.
+ */
+async function hostRow(label, processes, start) {
+  log(label);
+  const host = await start();
+  try {
+    const cost = await httpCallCosts(host.url, host.pids);
+    rows.push([label, `${ms(cost.median)} (p90 ${ms(cost.p90)}); CPU ${ms(cost.cpu)} (${processes})`, `per tool call, ${cost.calls} calls over ${HTTP_RUNS} runs`]);
+  } finally {
+    await host.stop();
+  }
 }
 
 const ms = (value) => `${value.toFixed(2)} ms`;
@@ -180,33 +190,20 @@ rows.push([
   "per tool call: check and record each restore and persist",
 ]);
 
-log("HTTP floor: bare node:http");
-const echo = await echoServer();
-try {
-  rows.push(httpRow("bare node:http, no guard (HTTP floor)", await httpCallCosts(echo.url, [echo.pid()]), "server"));
-} finally {
-  await echo.stop();
-}
-
-log("workerd: Worker + Durable Object, storage on local disk");
-const worker = await workerHost();
-try {
-  rows.push(httpRow("Worker + Durable Object (workerd, SQLite on local disk)", await httpCallCosts(worker.url, [worker.pid()]), "workerd"));
-} finally {
-  await worker.stop();
-}
-
+await hostRow("bare node:http, no guard (HTTP floor)", "server", async () => {
+  const echo = await echoServer();
+  return { url: echo.url, pids: [echo.pid()], stop: echo.stop };
+});
+await hostRow("Worker + Durable Object (workerd, SQLite on local disk)", "workerd", async () => {
+  const worker = await workerHost();
+  return { url: worker.url, pids: [worker.pid()], stop: worker.stop };
+});
 for (const appendfsync of ["always", "everysec"]) {
-  log(`Node gateway over Redis, AOF appendfsync ${appendfsync} on ${os.tmpdir()}`);
-  const redis = await startRedis({ under: os.tmpdir(), appendfsync });
-  const gateway = await startGateway({ redisUrl: redis.url, config: { historySize: HISTORY_SIZE } });
-  try {
-    const cost = await httpCallCosts(gateway.url, [gateway.pid(), redis.pid()]);
-    rows.push(httpRow(`Node gateway + Redis (AOF, appendfsync ${appendfsync}, disk)`, cost, "gateway + redis-server"));
-  } finally {
-    await gateway.stop();
-    await redis.stop();
-  }
+  await hostRow(`Node gateway + Redis (AOF, appendfsync ${appendfsync}, disk)`, "gateway + redis-server", async () => {
+    const redis = await startRedis({ under: os.tmpdir(), appendfsync });
+    const gateway = await startGateway({ redisUrl: redis.url, config: { historySize: HISTORY_SIZE } });
+    return { url: gateway.url, pids: [gateway.pid(), redis.pid()], stop: async () => (await gateway.stop(), await redis.stop()) };
+  });
 }
 
 const cpu = os.cpus();

@@ -9,6 +9,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { binary, freePorts, startProcess } from "../runtimes/support.mjs";
+import { restartableServer } from "./restartable.mjs";
 
 /** Resolves once a Redis on 127.0.0.1:`port` answers PING; fails when `proc` exits or time runs out. */
 async function waitForPong(port, proc, timeoutMs = 10_000) {
@@ -32,8 +33,8 @@ async function waitForPong(port, proc, timeoutMs = 10_000) {
 const MEMORY_DIR = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
 
 /**
- * A running redis-server: {url, port, pid(), kill(), start(), stop(), output()}. Options: `under` the
- * directory its data directory is made in, `appendfsync` ("always" or "everysec").
+ * A running redis-server: {url, port} and restartableServer's {pid(), output(), start(), kill(),
+ * stop()}. Options: `under`, where its data directory is made; `appendfsync`, "always" or "everysec".
  */
 export async function startRedis({ under = MEMORY_DIR, appendfsync = "always" } = {}) {
   const dir = fs.mkdtempSync(path.join(under, "tlg-redis-"));
@@ -42,34 +43,10 @@ export async function startRedis({ under = MEMORY_DIR, appendfsync = "always" } 
     "--bind", "127.0.0.1", "--port", String(port), "--dir", dir, "--daemonize", "no", "--save", "",
     "--appendonly", "yes", "--appendfsync", appendfsync, "--protected-mode", "yes", "--logfile", "",
   ];
-  let proc;
-  let log = "";
-  const redis = {
-    url: `redis://127.0.0.1:${port}`,
-    port,
-    output: () => log + (proc?.output() ?? ""),
-    /** The running redis-server's process id. */
-    pid: () => proc.child.pid,
-    async start() {
-      if (proc !== undefined) log += proc.output();
-      proc = startProcess(binary("redis"), args, { cwd: dir });
-      await waitForPong(port, proc);
-    },
-    /** Ends redis-server with SIGKILL: no shutdown, no final flush. */
-    async kill() {
-      proc.child.kill("SIGKILL");
-      await proc.stop();
-    },
-    async stop() {
-      await proc?.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  try {
-    await redis.start();
-  } catch (error) {
-    await redis.stop();
-    throw error;
-  }
-  return redis;
+  return restartableServer({
+    dir,
+    spawn: () => startProcess(binary("redis"), args, { cwd: dir }),
+    ready: (proc) => waitForPong(port, proc),
+    fields: { url: `redis://127.0.0.1:${port}`, port },
+  });
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import ts from "typescript";
 import { packageModules } from "../runtimes/workerd.mjs";
 import { binary, freePorts, pkgDir, root, startProcess, waitForHttp } from "../runtimes/support.mjs";
+import { restartableServer } from "./restartable.mjs";
 
 export const exampleDir = path.join(root, "examples", "cloudflare-worker");
 
@@ -62,9 +63,9 @@ const config :Workerd.Config = (
 
 /**
  * A workerd process serving the example on a free 127.0.0.1 port, with its objects' storage in a
- * fresh temporary directory. `vars` override wrangler.jsonc's (e.g. GUARD_CONFIG). Returns
- * {url, pid(), start(), kill(), stop(), output()}: `kill()` ends workerd with SIGKILL (no clean shutdown),
- * `start()` starts it again on the same port and storage, `stop()` ends it and deletes the directory.
+ * fresh temporary directory. `vars` override wrangler.jsonc's (e.g. GUARD_CONFIG). Returns {url}
+ * and restartableServer's {pid(), output(), start(), kill(), stop()}: killed, it starts again on
+ * the same port and storage.
  */
 export async function workerHost({ vars = {} } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tlg-worker-host-"));
@@ -85,33 +86,10 @@ export async function workerHost({ vars = {} } = {}) {
   const [port] = await freePorts(1);
   fs.writeFileSync(path.join(dir, "config.capnp"), capnpConfig({ modules, port, diskDir, vars }));
   const url = `http://127.0.0.1:${port}`;
-  let proc;
-  let log = "";
-  const host = {
-    url,
-    diskDir,
-    output: () => log + (proc?.output() ?? ""),
-    /** The running workerd's process id. */
-    pid: () => proc.child.pid,
-    async start() {
-      if (proc !== undefined) log += proc.output();
-      proc = startProcess(binary("workerd"), ["serve", "config.capnp"], { cwd: dir });
-      await waitForHttp(`${url}/`, proc);
-    },
-    async kill() {
-      proc.child.kill("SIGKILL");
-      await proc.stop();
-    },
-    async stop() {
-      await proc?.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  try {
-    await host.start();
-  } catch (error) {
-    await host.stop();
-    throw error;
-  }
-  return host;
+  return restartableServer({
+    dir,
+    spawn: () => startProcess(binary("workerd"), ["serve", "config.capnp"], { cwd: dir }),
+    ready: (proc) => waitForHttp(`${url}/`, proc),
+    fields: { url },
+  });
 }
