@@ -22,10 +22,11 @@ import { RedisRunStore, RunConflictError } from "./run-store.mjs";
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 class HttpError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, field = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.field = field;
   }
 }
 
@@ -48,14 +49,14 @@ async function readJson(request) {
 /** The runId of a body: a non-empty string (it names the run's state in Redis). */
 function runIdOf(body) {
   const runId = body?.runId;
-  if (typeof runId !== "string" || runId === "") throw new HttpError(400, "invalid_record", "runId must be a non-empty string");
+  if (typeof runId !== "string" || runId === "") throw new HttpError(400, "invalid_record", "runId must be a non-empty string", "runId");
   return runId;
 }
 
 /** The status and JSON body answering a failed request. */
 function failure(error) {
-  if (error instanceof HttpError) return [error.status, { code: error.code, field: error.code === "invalid_record" ? "runId" : null, message: error.message }];
-  if (error instanceof LoopGuardError) return [400, { code: error.code, field: error.field, message: error.message }];
+  if (error instanceof HttpError) return [error.status, { code: error.code, field: error.field, message: error.message }];
+  if (error instanceof LoopGuardError) return [error.code === "internal" ? 500 : 400, { code: error.code, field: error.field, message: error.message }];
   if (error instanceof RunConflictError) return [503, { code: "conflict", message: error.message }];
   return [503, { code: "store_unavailable", message: `Redis: ${error?.message ?? error}` }];
 }

@@ -47,7 +47,7 @@ export class RunGuard extends DurableObject {
     try {
       this.#guard.importRun(bytes);
     } catch (error) {
-      if (!(error instanceof LoopGuardError)) throw error;
+      if (!(error instanceof LoopGuardError) || error.code !== "invalid_snapshot") throw error;
       console.warn(`RunGuard: stored snapshot dropped (${error.code}: ${error.message}); the run starts again`);
       this.ctx.storage.kv.delete(SNAPSHOT_KEY);
     }
@@ -103,9 +103,9 @@ export class RunGuard extends DurableObject {
   }
 }
 
-/** The JSON answer for an object's reply: the verdict, or 400 with the guard's error. */
+/** The JSON answer for an object's reply: the verdict, or the guard's error (400; 500 for `internal`). */
 function reply(answer) {
-  if (answer.error !== undefined) return Response.json(answer.error, { status: 400 });
+  if (answer.error !== undefined) return Response.json(answer.error, { status: answer.error.code === "internal" ? 500 : 400 });
   return Response.json(answer.verdict ?? answer);
 }
 
