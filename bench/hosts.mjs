@@ -21,6 +21,7 @@ import { incident, smallMixed } from "./workloads.mjs";
 
 const HISTORY_SIZE = 30;
 const IN_PROCESS_CALLS = 4000;
+const IN_PROCESS_ROUNDS = 11;
 const HTTP_WARMUP_CALLS = 30;
 const HTTP_CALLS = 150;
 const HTTP_RUNS = 2;
@@ -82,7 +83,7 @@ function inProcessCosts(steps) {
     },
   };
   const samples = Object.fromEntries(Object.keys(models).map((name) => [name, []]));
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < IN_PROCESS_ROUNDS; round++) {
     for (const [name, model] of Object.entries(models)) {
       const guard = new LoopGuard({ historySize: HISTORY_SIZE });
       const state = {};
@@ -176,9 +177,9 @@ const mixed = mixedRun(IN_PROCESS_CALLS, "mixed");
 rows.push(["snapshot of a full window (historySize 30): update_task incident, 1 tool", bytes(snapshotSize(incidentRun)), "exportRun().length"]);
 rows.push(["snapshot of a full window (historySize 30): mixed run, 8 tools", bytes(snapshotSize(mixed.slice(0, 200))), "exportRun().length"]);
 
-log(`in-process: ${IN_PROCESS_CALLS} mixed calls × 5 rounds × 3 models`);
+log(`in-process: ${IN_PROCESS_CALLS} mixed calls × ${IN_PROCESS_ROUNDS} interleaved rounds × 3 models`);
 const costs = inProcessCosts(mixed);
-rows.push(["in-process, state kept in the guard: check + record", duration(costs.warm), "per tool call, median of 5"]);
+rows.push(["in-process, state kept in the guard: check + record", duration(costs.warm), `per tool call, median of ${IN_PROCESS_ROUNDS} interleaved rounds`]);
 rows.push([
   "in-process, Durable Object: check + record + exportRun",
   `${duration(costs.persistRecord)} (+${duration(costs.persistRecord - costs.warm)})`,
