@@ -19,6 +19,11 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { agentDojoRuns } from "./formats/agentdojo.mjs";
+import { openHandsRuns } from "./formats/openhands.mjs";
+import { reactWebShopRuns, reflexionHotpotQaRuns } from "./formats/react.mjs";
+import { sweAgentRuns } from "./formats/swe-agent.mjs";
+import { tauBenchRuns } from "./formats/tau-bench.mjs";
 import { SOURCES } from "./sources.mjs";
 
 /** Result texts above this many UTF-8 bytes are stored as their SHA-256 (the core hashes them anyway above 4096). */
@@ -76,103 +81,19 @@ export function compactResult(result) {
   return result;
 }
 
-// ---- format converters: each returns [{tool, args, result}] for one run ----
-
-/**
- * tau-bench: assistant `tool_calls`, each answered by a `tool` message: by `tool_call_id` when the
- * run has ids, else in order (some agents built on tau-bench record calls without ids).
- */
-function tauBenchCalls(traj) {
-  const byId = new Map();
-  for (const m of traj) if (m.role === "tool" && m.tool_call_id) byId.set(m.tool_call_id, m.content);
-  const calls = [];
-  const waiting = []; // calls without an id, answered by the next tool messages without one
-  for (const m of traj) {
-    if (m.role === "tool" && !m.tool_call_id) {
-      const call = waiting.shift();
-      if (call) call.result = m.content ?? "";
-    }
-    if (m.role !== "assistant") continue;
-    for (const tc of m.tool_calls ?? []) {
-      let args;
-      try {
-        args = JSON.parse(tc.function.arguments || "{}");
-      } catch {
-        args = { _unparsed: tc.function.arguments }; // not JSON (e.g. a Python dict literal): kept as written
-      }
-      const call = { tool: tc.function.name, args, result: tc.id ? (byId.get(tc.id) ?? "") : "" };
-      if (!tc.id) waiting.push(call);
-      calls.push(call);
-    }
-  }
-  return calls;
+/** Reading one source's repository at its recorded commit: list matching files, show a file. */
+function repoAt(gitDir, commit) {
+  return { list: (pattern) => listFiles(gitDir, commit, pattern), show: (file) => git(gitDir, "show", `${commit}:${file}`) };
 }
 
-/** SWE-agent tools that are not plain shell commands (ACI commands and function-calling tools). */
-const SWE_AGENT_TOOLS = new Set([
-  "str_replace_editor", "submit", "open", "goto", "scroll_up", "scroll_down", "create", "edit",
-  "search_dir", "search_file", "find_file", "filemap", "insert", "append", "debug_start",
-  "debug_step", "debug_stop", "debug_continue", "debug_add_breakpoint", "connect_start",
-  "connect_sendline", "connect_stop", "decompile", "disassemble", "exit_forfeit",
-]);
-
-/**
- * SWE-agent `.traj`: one call per `trajectory` step. The action's first word names the tool when it
- * is one of SWE-agent's own commands; anything else is a shell command of the `bash` tool. The
- * whole action text is the argument (`{command}`), the observation the result.
- */
-function sweAgentCalls(traj) {
-  const calls = [];
-  for (const step of traj.trajectory ?? []) {
-    const action = typeof step.action === "string" ? step.action.trim() : "";
-    if (!action) continue;
-    const first = action.split(/\s+/, 1)[0];
-    const tool = SWE_AGENT_TOOLS.has(first) ? first : "bash";
-    calls.push({ tool, args: { command: action }, result: step.observation ?? "" });
-  }
-  return calls;
-}
-
-// ---- per-source run extraction ----
-
-function* tauBenchRuns(source, gitDir, commit) {
-  for (const file of source.files) {
-    const entries = JSON.parse(git(gitDir, "show", `${commit}:${file.path}`));
-    for (const entry of entries) {
-      yield {
-        runId: `${source.id}/${file.tag}/task${entry.task_id}-t${entry.trial}`,
-        path: file.path,
-        system: file.system,
-        model: file.model ?? source.model,
-        taskId: `${source.domain}/${entry.task_id}`,
-        solved: entry.reward === 1,
-        solvedHow: "reward == 1 in the result entry",
-        exit: null,
-        calls: tauBenchCalls(entry.traj ?? []),
-      };
-    }
-  }
-}
-
-function* sweAgentRuns(source, gitDir, commit) {
-  for (const file of listFiles(gitDir, commit, source.pattern)) {
-    const traj = JSON.parse(git(gitDir, "show", `${commit}:${file}`));
-    const meta = source.describe(file);
-    yield {
-      runId: `${source.id}/${meta.task}`,
-      path: file,
-      system: source.system,
-      model: meta.model,
-      taskId: meta.task,
-      solved: meta.solved ?? null,
-      solvedHow: meta.solvedHow ?? "unknown: no evaluation report published with this trajectory",
-      exit: traj.info?.exit_status ?? null,
-      calls: sweAgentCalls(traj),
-    };
-  }
-}
-
-const EXTRACTORS = { "tau-bench": tauBenchRuns, "swe-agent": sweAgentRuns };
+const EXTRACTORS = {
+  "tau-bench": tauBenchRuns,
+  "swe-agent": sweAgentRuns,
+  agentdojo: agentDojoRuns,
+  openhands: openHandsRuns,
+  "react-webshop": reactWebShopRuns,
+  "reflexion-hotpotqa": reflexionHotpotQaRuns,
+};
 
 function main() {
   const options = parseArgs(process.argv.slice(2));
@@ -186,18 +107,24 @@ function main() {
     const lines = [];
     const fullLines = [];
     let runs = 0;
-    for (const run of EXTRACTORS[source.format](source, gitDir, commit)) {
+    for (const run of EXTRACTORS[source.format](source, repoAt(gitDir, commit))) {
       if (run.calls.length === 0) continue;
       if (index.runs.some((r) => r.runId === run.runId)) throw new Error(`two runs are named ${run.runId}`);
       runs += 1;
       for (const call of run.calls) {
-        const record = { runId: run.runId, tool: call.tool, args: call.args, result: call.result };
-        fullLines.push(JSON.stringify(record));
-        lines.push(JSON.stringify({ ...record, result: compactResult(call.result) }));
+        const head = { runId: run.runId, tool: call.tool, args: call.args };
+        if ("error" in call) {
+          lines.push(JSON.stringify({ ...head, error: call.error }));
+          fullLines.push(JSON.stringify({ ...head, error: call.error }));
+        } else {
+          lines.push(JSON.stringify({ ...head, result: compactResult(call.result) }));
+          fullLines.push(JSON.stringify({ ...head, result: call.result }));
+        }
       }
       index.runs.push({
         runId: run.runId, source: source.id, repo: source.repo, commit, path: run.path,
-        system: run.system, model: run.model, taskId: run.taskId, solved: run.solved,
+        system: run.system, model: run.model, taskId: run.taskId,
+        ...(run.condition ? { condition: run.condition } : {}), solved: run.solved,
         solvedHow: run.solvedHow, exit: run.exit, calls: run.calls.length,
       });
     }
