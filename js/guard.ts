@@ -13,7 +13,7 @@ import { encodeForCore, encodeRecord } from "./encode.js";
 import { NOT_ORDINARY, SEND_JSON, sendCall, sendOutcome } from "./fields.js";
 import { fromCoreError, LoopGuardError } from "./errors.js";
 import type { RawGuard, WasmMemory, WasmRuntime } from "./runtime.js";
-import type { LoopGuardConfig, Stats, ToolCall, ToolOutcome, Verdict } from "./types.js";
+import type { Fingerprints, LoopGuardConfig, Stats, ToolCall, ToolOutcome, Verdict } from "./types.js";
 
 type Op = "check" | "record";
 
@@ -105,6 +105,18 @@ export class LoopGuardCore {
   /** After the tool returned or threw: records the outcome; a `warn` carries a hint for the model. */
   record(outcome: ToolOutcome): Verdict {
     return this.#verdict("record", outcome);
+  }
+
+  /**
+   * The core's fingerprints of a record, as `record()` computes them under this guard's config
+   * (volatile keys, `tools.<name>.ignore`, tool profiles): `args` and, when the record has a
+   * `result` or an `error`, `outcome`; 16 hex digits each, what a run's window compares. Nothing
+   * is stored and no run changes. Bad input throws as `record()` does.
+   */
+  fingerprint(record: ToolOutcome): Fingerprints {
+    const [json, side] = encodeForCore(record, this.#runtime.largeTexts);
+    const text = this.#call(() => this.#live().fingerprint(json, side), false) as string;
+    return JSON.parse(text) as Fingerprints;
   }
 
   /** The run's context was compacted: arms the post-compaction guard. */

@@ -6,6 +6,7 @@ export { LoopGuardError, type LoopGuardErrorCode } from "./errors.js";
 export type {
   Action,
   DetectorId,
+  Fingerprints,
   InitInput,
   Level,
   LoopGuardConfig,

@@ -33,6 +33,8 @@ export interface RawGuard {
   ): number;
   /** Makes the input buffer at least `length` bytes long; returns its address in the wasm memory. */
   reserve(length: number): number;
+  /** `{"args": hex, "outcome": hex | null}` of a record (see LoopGuard.fingerprint). */
+  fingerprint(recordJson: string, sideText?: string): string;
   verdict(): string;
   compacted(runId?: string | null): void;
   progress(runId?: string | null, reason?: string | null): void;

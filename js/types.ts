@@ -85,6 +85,17 @@ export interface Verdict {
   wouldBe?: { action: Action; level: Level; detector: DetectorId | null };
 }
 
+/**
+ * What `fingerprint()` returns: the first 64 bits (16 lowercase hex digits) of the SHA-256 digests
+ * the core keeps of a call's arguments and of its outcome; `outcome` is null for a record without
+ * `result` and `error`. Two records are "the same call" / "the same outcome" to the guard exactly
+ * when these are equal (and the tool names are).
+ */
+export interface Fingerprints {
+  args: string;
+  outcome: string | null;
+}
+
 /** Counters since the guard was created (or since the wasm core was re-instantiated). */
 export interface Stats {
   checks: number;

@@ -108,7 +108,7 @@ run("tsc", ["-p", "js/tsconfig.cjs.json"]);
 fs.rmSync(pkg, { recursive: true, force: true });
 fs.mkdirSync(path.join(pkg, "cjs"), { recursive: true });
 const copy = (from, to) => fs.copyFileSync(from, path.join(pkg, to));
-for (const name of fs.readdirSync(path.join(build, "esm"))) copy(path.join(build, "esm", name), name);
+fs.cpSync(path.join(build, "esm"), pkg, { recursive: true }); // subdirectories too: replay/, cli/
 for (const name of fs.readdirSync(path.join(build, "cjs"))) copy(path.join(build, "cjs", name), path.join("cjs", name));
 fs.writeFileSync(path.join(pkg, "cjs", "package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
 copy(path.join(webDir, `${lib}.js`), `${lib}.js`);
@@ -123,6 +123,7 @@ copy(path.join(nodeDir, `${lib}.js`), `${lib}_node.cjs`);
 const manifest = JSON.parse(fs.readFileSync(path.join(root, "pkg-template", "package.json"), "utf8"));
 manifest.version = crate.version;
 fs.writeFileSync(path.join(pkg, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+for (const bin of Object.values(manifest.bin ?? {})) fs.chmodSync(path.join(pkg, bin), 0o755);
 copy(path.join(root, "pkg-template", "README.md"), "README.md");
 copy(path.join(root, "pkg-template", "LICENSE"), "LICENSE");
 

@@ -32,6 +32,13 @@ if [[ ! -x /usr/bin/chromium ]]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
+if [[ ! -x /usr/bin/redis-server ]]; then
+  log "installing Debian redis-server (the Node gateway example's tests start their own on 127.0.0.1)"
+  if [[ $(id -u) -eq 0 ]]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server >/dev/null
+fi
+
 # npm ci only when the lockfile changed since the last install here (or nothing is installed).
 npm_ci() { # directory, what
   local lock_hash
@@ -46,5 +53,7 @@ npm_ci() { # directory, what
 npm_ci . "npm dev dependencies"
 # Node 22 lives in its own package: its `node` bin must not shadow Node 20 in npm scripts.
 npm_ci tests/js/node22 "Node 22 for the runtime tests"
+# The Redis client of examples/node-gateway, pinned in the example's own package.
+npm_ci examples/node-gateway "the Node gateway example's Redis client"
 
 log "toolchain ready"

@@ -3,7 +3,8 @@
 # corpus natively), then the npm package is
 # built into pkg/ and tested: node:test under Node 20 (the machine's) and Node 22 (tests/js/node/),
 # then, orchestrated from Node 20, the corpus in Deno, Bun, workerd and headless Chromium and the
-# packaging checks (npm pack, install, import per runtime, TypeScript consumers) (tests/js/runtimes/).
+# packaging checks (npm pack, install, import per runtime, TypeScript consumers) (tests/js/runtimes/),
+# and the example hosts against real workerd, Redis and Chromium (tests/js/hosts/).
 # A runtime that is missing or cannot start fails its test; every suite runs, and the script fails
 # if any did. --test-force-exit: a handle left open by a failed test (a server, a browser) cannot
 # keep the run from ending.
@@ -38,6 +39,9 @@ suite "node:test over pkg/ (node $(node --version))" node --test --test-reporter
 suite "node:test over pkg/ (node $("$NODE22" --version 2>/dev/null || echo 22: missing))" "$NODE22" --test --test-reporter=spec tests/js/node/*.test.mjs
 suite "runtimes and packaging: deno, bun, workerd, chromium, npm pack, tsc (driven by node $(node --version))" \
   node --test --test-reporter=spec --test-force-exit tests/js/runtimes/*.test.mjs
+
+suite "hosts: the Worker with Durable Objects in workerd, the Node gateway over Redis, the browser demo in Chromium" \
+  node --test --test-reporter=spec --test-force-exit tests/js/hosts/*.test.mjs
 
 if [[ $status -ne 0 ]]; then
   echo "[test] some suites failed" >&2

@@ -228,6 +228,34 @@ impl WasmGuard {
         self.fields_status(used, answer)
     }
 
+    /// `{"args": hex, "outcome": hex | null}`: the fingerprints `record` would give the record
+    /// (see `Guard::fingerprint`); nothing is stored. `side_text` as for `record`.
+    pub fn fingerprint(
+        &self,
+        record_json: String,
+        side_text: Option<String>,
+    ) -> Result<String, JsValue> {
+        let found = self
+            .inner
+            .fingerprint(&record_json, side_text.as_ref().map(String::as_bytes));
+        clear(record_json);
+        if let Some(text) = side_text {
+            clear(text);
+        }
+        let found = found.map_err(to_js_error)?;
+        let mut json = String::from("{\"args\":\"");
+        push_hex(&mut json, &found.args);
+        match found.outcome {
+            Some(outcome) => {
+                json.push_str("\",\"outcome\":\"");
+                push_hex(&mut json, &outcome);
+                json.push_str("\"}");
+            }
+            None => json.push_str("\",\"outcome\":null}"),
+        }
+        Ok(json)
+    }
+
     /// The JSON of the last verdict for which `check` or `record` returned 1.
     pub fn verdict(&mut self) -> String {
         std::mem::take(&mut self.verdict)
@@ -259,6 +287,15 @@ impl WasmGuard {
 
     pub fn stats(&self) -> String {
         self.inner.stats().to_json()
+    }
+}
+
+/// Appends the lowercase hex of `bytes`.
+fn push_hex(out: &mut String, bytes: &[u8]) {
+    for byte in bytes {
+        for nibble in [byte >> 4, byte & 15] {
+            out.push(char::from_digit(u32::from(nibble), 16).unwrap_or('0'));
+        }
     }
 }
 

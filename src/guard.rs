@@ -149,6 +149,34 @@ impl Guard {
         Ok(Some(self.recorded(answer)))
     }
 
+    /// The fingerprints `record` would give this record under this guard's config (volatile keys,
+    /// ignored pointers, tool profiles): the call's, and the outcome's when the record has a
+    /// `result` or an `error`. Nothing is stored and no counter changes; `side_text` as for
+    /// `record_with_side_text`.
+    pub fn fingerprint(
+        &self,
+        record_json: &str,
+        side_text: Option<&[u8]>,
+    ) -> Result<RecordFingerprints, GuardError> {
+        let OutcomeInput {
+            call,
+            result,
+            error,
+        } = parse_outcome(record_json, self.config.max_record_bytes)?;
+        let has_outcome = result.is_some() || error.is_some();
+        let (result, error) = (RawContent(result), RawContent(error));
+        let (args, kind) = self.computed_fingerprint(&call)?;
+        let outcome = if has_outcome {
+            let digester = OutcomeDigester::new(&self.config, &call, kind);
+            Some(fingerprint(
+                &digester.tree(&result, &error, side_text)?.digest,
+            ))
+        } else {
+            None
+        };
+        Ok(RecordFingerprints { args, outcome })
+    }
+
     /// Counts a `record` answer.
     fn recorded(&mut self, answer: Answer) -> Answer {
         self.stats.records += 1;
@@ -385,6 +413,14 @@ impl Guard {
             _ => Answer::allow(config.policy, &call.tool, run_id),
         }
     }
+}
+
+/// What the window keeps of a record: the first 64 bits of its arguments' digest and, for an
+/// outcome, of its outcome's digest ("the same call" and "the same outcome" compare these).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordFingerprints {
+    pub args: [u8; 8],
+    pub outcome: Option<[u8; 8]>,
 }
 
 /// An outcome's call: its fingerprint and kind, and, when `check` saw it, its tool's index and

@@ -35,7 +35,7 @@ mod bindings;
 
 pub use config::Config;
 pub use error::{ErrorCode, GuardError};
-pub use guard::Guard;
+pub use guard::{Guard, RecordFingerprints};
 pub use input::CallFields;
 pub use outcome_fields::{ResultFields, TextField};
 pub use stats::Stats;

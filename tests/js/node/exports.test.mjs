@@ -14,7 +14,7 @@ import { manifestOf, moduleGraph, pkgDir } from "../runtimes/support.mjs";
 const manifest = manifestOf(pkgDir);
 
 test("the exports map lists the conditions in the order runtimes resolve them", () => {
-  assert.deepEqual(Object.keys(manifest.exports), [".", "./inline", "./package.json"]);
+  assert.deepEqual(Object.keys(manifest.exports), [".", "./inline", "./replay", "./package.json"]);
   assert.deepEqual(Object.keys(manifest.exports["."]), ["types", "workerd", "browser", "deno", "bun", "node", "default"]);
   assert.deepEqual(manifest.exports["."], {
     types: { require: "./cjs/node-cjs.d.ts", default: "./index.d.ts" },
@@ -26,6 +26,7 @@ test("the exports map lists the conditions in the order runtimes resolve them", 
     default: "./index.js",
   });
   assert.deepEqual(manifest.exports["./inline"], { types: "./inline.d.ts", default: "./inline.js" });
+  assert.deepEqual(manifest.exports["./replay"], { types: "./replay/index.d.ts", default: "./replay/index.js" });
   assert.equal(manifest.exports["./package.json"], "./package.json");
   assert.equal(manifest.sideEffects, false);
   assert.equal(manifest.type, "module");
@@ -46,8 +47,11 @@ test("every export target is in pkg/ and in the files list", () => {
   }
 });
 
-/** Every ES module file of the package (not the CommonJS build). */
-const esModules = fs.readdirSync(pkgDir).filter((f) => f.endsWith(".js"));
+/** Every ES module file of the package (not the CommonJS build, not the CLI, which runs at load). */
+const esModules = [
+  ...fs.readdirSync(pkgDir).filter((f) => f.endsWith(".js")),
+  ...fs.readdirSync(path.join(pkgDir, "replay"), { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => `replay/${f}`),
+];
 
 /** Calls `visit(node, atLoad)` for every node; atLoad: the code runs when the module is evaluated. */
 function walkModule(file, visit) {
@@ -75,7 +79,7 @@ test("no module of the package uses top-level await", () => {
   assert.deepEqual(found, []);
 });
 
-const NON_NODE_ENTRIES = { workerd: "./workerd.js", browser: "./index.js", deno: "./deno.js", inline: "./inline.js" };
+const NON_NODE_ENTRIES = { workerd: "./workerd.js", browser: "./index.js", deno: "./deno.js", inline: "./inline.js", replay: "./replay/index.js" };
 
 for (const [name, entry] of Object.entries(NON_NODE_ENTRIES)) {
   test(`the ${name} entry's module graph has no Node built-ins, bare imports or require()`, () => {
@@ -120,4 +124,20 @@ test("importing the entries does no work: the .wasm is instantiated on first use
   assert.equal(instance.currentRuntime(), undefined, "an entry instantiated the .wasm at import");
   new node.LoopGuard().free();
   assert.notEqual(instance.currentRuntime(), undefined);
+});
+
+test("the replay library compiles without Node or DOM types: it uses no runtime-specific global", () => {
+  const root = path.join(pkgDir, "..", "js", "replay");
+  const program = ts.createProgram([path.join(root, "index.ts")], {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ES2022,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ["lib.es2022.d.ts"],
+    types: [],
+    strict: true,
+    noEmit: true,
+  });
+  const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  assert.deepEqual(errors, []);
+  assert.ok(program.getSourceFiles().some((f) => f.fileName.endsWith("replay/engine.ts")));
 });

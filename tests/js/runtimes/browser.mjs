@@ -114,6 +114,8 @@ export async function launchChromium(origin) {
   return {
     version: browser.version(),
     blocked,
+    /** The browser context (its requests filtered as above), for pages driven by hand. */
+    context,
     /** Loads `url`, waits for window.__report, returns it with the page's errors. */
     async open(url, timeoutMs = 60_000) {
       const page = await context.newPage();

@@ -16,7 +16,7 @@ export const scenariosDir = path.join(root, "tests", "scenarios");
 
 /**
  * The binaries (candidates in order), all from npm packages (see package.json and tests/js/node22/)
- * except Debian's Chromium. Bun's postinstall moves its binary from the platform package into
+ * except Debian's Chromium and Redis. Bun's postinstall moves its binary from the platform package into
  * bun/bin/bun.exe; without the postinstall it stays in the platform package.
  */
 const BINARIES = {
@@ -25,6 +25,7 @@ const BINARIES = {
   bun: ["node_modules/@oven/bun-linux-x64/bin/bun", "node_modules/bun/bin/bun.exe"],
   workerd: ["node_modules/@cloudflare/workerd-linux-64/bin/workerd"],
   chromium: ["/usr/bin/chromium"],
+  redis: ["/usr/bin/redis-server"],
 };
 
 /** The path of a runtime's binary; throws (a test failure) when it is not installed. */

@@ -1,0 +1,118 @@
+// A guard gateway on node:http whose runs live in Redis (run-store.mjs), so several processes can
+// serve one agent run and any of them can restart. The agent loop asks it before and after every
+// tool call, with the same API as examples/cloudflare-worker:
+//
+//   POST /check   {runId, tool, args?, callId?, at?}                   -> Verdict (before dispatch)
+//   POST /record  {runId, tool, args?, callId?, at?, result?, error?}  -> Verdict (after the tool ran)
+//   POST /end     {runId}                                              -> {ended: true} (forgets the run)
+//   GET  /healthz                                                      -> {redis: "PONG", conflicts} (503 without Redis)
+// A bad record gets 400 {code, field, message} (LoopGuardError's code and field); while Redis is
+// unreachable every request gets 503 {code: "store_unavailable"} at once, and changes nothing.
+//
+// Run it: REDIS_URL=redis://127.0.0.1:6379 PORT=8787 GUARD_CONFIG='{"preset":"strict"}' node gateway.mjs
+// It prints `listening on http://HOST:PORT` when ready (PORT=0 picks a free port). Redis should
+// run with AOF on (`appendonly yes`; `appendfsync always` so that no acknowledged verdict is lost
+// even if the Redis machine crashes).
+import http from "node:http";
+import { fileURLToPath } from "node:url";
+import { createClient } from "redis";
+import { LoopGuard, LoopGuardError } from "tool-loop-guard";
+import { RedisRunStore, RunConflictError } from "./run-store.mjs";
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+class HttpError extends Error {
+  constructor(status, code, message, field = null) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+}
+
+/** The request body as parsed JSON (HttpError 400 / 413 otherwise). */
+async function readJson(request) {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, "too_large", `the body is larger than ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new HttpError(400, "invalid_record", "the body is not JSON");
+  }
+}
+
+/** The runId of a body: a non-empty string (it names the run's state in Redis). */
+function runIdOf(body) {
+  const runId = body?.runId;
+  if (typeof runId !== "string" || runId === "") throw new HttpError(400, "invalid_record", "runId must be a non-empty string", "runId");
+  return runId;
+}
+
+/** The status and JSON body answering a failed request. */
+function failure(error) {
+  if (error instanceof HttpError) return [error.status, { code: error.code, field: error.field, message: error.message }];
+  if (error instanceof LoopGuardError) return [error.code === "internal" ? 500 : 400, { code: error.code, field: error.field, message: error.message }];
+  if (error instanceof RunConflictError) return [503, { code: "conflict", message: error.message }];
+  return [503, { code: "store_unavailable", message: `Redis: ${error?.message ?? error}` }];
+}
+
+/**
+ * The gateway's request handler over a connected node-redis client. `config`: the LoopGuardConfig
+ * of every run; `store`: RedisRunStore options ({prefix, ttlMs, maxAttempts}).
+ */
+export function createGateway({ redis, config, store: storeOptions } = {}) {
+  const guard = new LoopGuard(config);
+  const store = new RedisRunStore(redis, storeOptions);
+  const routes = {
+    "POST /check": async (body) => store.update(guard, runIdOf(body), () => guard.check(body)),
+    "POST /record": async (body) => store.update(guard, runIdOf(body), () => guard.record(body)),
+    "POST /end": async (body) => {
+      await store.delete(runIdOf(body));
+      return { ended: true };
+    },
+  };
+  return async function handle(request, response) {
+    const send = (status, body) => {
+      response.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+      response.end(JSON.stringify(body));
+    };
+    const { pathname } = new URL(request.url, "http://gateway");
+    try {
+      if (request.method === "GET" && pathname === "/healthz") return send(200, { redis: await redis.ping(), conflicts: store.conflicts });
+      const route = routes[`${request.method} ${pathname}`];
+      if (route === undefined) return send(404, { code: "not_found", message: "POST /check, /record or /end; GET /healthz" });
+      return send(200, await route(await readJson(request)));
+    } catch (error) {
+      return send(...failure(error));
+    }
+  };
+}
+
+/** Starts a gateway from the environment (REDIS_URL, PORT, HOST, GUARD_CONFIG, RUN_TTL_MS). */
+async function main() {
+  const redis = createClient({
+    url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    // While Redis is unreachable, answer 503 at once instead of queueing requests.
+    disableOfflineQueue: true,
+    socket: { reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 1000) },
+  });
+  redis.on("error", (error) => console.error(`redis: ${error.message}`));
+  await redis.connect();
+  const config = process.env.GUARD_CONFIG ? JSON.parse(process.env.GUARD_CONFIG) : undefined;
+  const ttlMs = process.env.RUN_TTL_MS ? Number(process.env.RUN_TTL_MS) : undefined;
+  const server = http.createServer(createGateway({ redis, config, store: { ttlMs } }));
+  server.listen(Number(process.env.PORT ?? 8787), process.env.HOST ?? "127.0.0.1", () => {
+    const { address, port } = server.address();
+    console.log(`listening on http://${address}:${port}`);
+  });
+  const shutdown = () => server.close(() => redis.close().finally(() => process.exit(0)));
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

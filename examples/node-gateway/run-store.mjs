@@ -1,0 +1,130 @@
+// Keeps each run's guard state in Redis, so any gateway process can serve any call of a run and a
+// restart loses nothing: the run's snapshot (LoopGuard.exportRun: fingerprints and counters, no
+// raw arguments or results) sits in a hash `<prefix><runId>` = {rev, snap} with a TTL.
+//
+// Updates are optimistic: a request reads {rev, snap}, restores the run into the process's guard,
+// runs check() or record(), exports the run, and writes it back with a Lua script that stores it
+// only if `rev` is still the one read (compare-and-set). On a conflict the script answers with
+// the current {rev, snap} and the request runs again on that state, so concurrent requests for
+// one run (in one process or several) are applied one after the other and none is lost. Restore,
+// guard call and export are synchronous, so requests sharing the process's guard cannot interleave
+// between them.
+import { createHash } from "node:crypto";
+import { RESP_TYPES } from "redis";
+import { LoopGuardError } from "tool-loop-guard";
+
+/** Compare-and-set of one run: KEYS[1] the run's hash; ARGV: expected rev ("0": none), snapshot, TTL (ms). */
+const SAVE_IF_UNCHANGED = `
+local current = redis.call('HMGET', KEYS[1], 'rev', 'snap')
+if (current[1] or '0') ~= ARGV[1] then
+  return {0, current[1], current[2]}
+end
+local rev = tostring(tonumber(ARGV[1]) + 1)
+redis.call('HSET', KEYS[1], 'rev', rev, 'snap', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return {1, rev}
+`;
+
+/** The script's SHA-1, which EVALSHA names it by. */
+const SAVE_SHA1 = createHash("sha1").update(SAVE_IF_UNCHANGED).digest("hex");
+
+/** Thrown when a run kept changing under a request for `maxAttempts` attempts. */
+export class RunConflictError extends Error {
+  constructor(runId, attempts) {
+    super(`run ${JSON.stringify(runId)} changed under this request ${attempts} times in a row`);
+    this.name = "RunConflictError";
+  }
+}
+
+/**
+ * Puts the stored state of the run into `guard` (none: a fresh run). A snapshot this version
+ * cannot read (corrupt, or a format from another version) is dropped: the run starts again and
+ * the next write replaces it.
+ */
+function restore(guard, runId, snap) {
+  guard.endRun(runId);
+  if (snap === null) return;
+  try {
+    guard.importRun(snap);
+  } catch (error) {
+    if (!(error instanceof LoopGuardError) || error.code !== "invalid_snapshot") throw error;
+    console.warn(`run ${JSON.stringify(runId)}: stored snapshot dropped (${error.message}); the run starts again`);
+  }
+}
+
+export class RedisRunStore {
+  #redis;
+  #prefix;
+  #ttlMs;
+  #maxAttempts;
+  /** Writes that found the run changed since it was read (each one ran the request again). */
+  conflicts = 0;
+
+  /**
+   * `redis`: a connected node-redis client. Options: `prefix` of the run keys, `ttlMs` after the
+   * last write (default 7 days), `maxAttempts` per request before RunConflictError (default 50;
+   * every round of concurrent writers lets one through, so N concurrent requests for one run need
+   * at most N attempts).
+   */
+  constructor(redis, { prefix = "tlg:run:", ttlMs = 7 * 24 * 60 * 60 * 1000, maxAttempts = 50 } = {}) {
+    this.#redis = redis.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+    this.#prefix = prefix;
+    this.#ttlMs = ttlMs;
+    this.#maxAttempts = maxAttempts;
+  }
+
+  #key(runId) {
+    return `${this.#prefix}${runId}`;
+  }
+
+  /** {rev, snap}: the stored revision ("0" when the run has none) and snapshot (or null). */
+  async load(runId) {
+    const [rev, snap] = await this.#redis.hmGet(this.#key(runId), ["rev", "snap"]);
+    return { rev: rev === null ? "0" : rev.toString(), snap };
+  }
+
+  /** Stores `snap` as revision rev + 1 if the run is still at `rev`: {saved: true} or {saved: false, rev, snap} (the current state). */
+  async save(runId, rev, snap) {
+    const args = ["1", this.#key(runId), rev, Buffer.from(snap.buffer, snap.byteOffset, snap.byteLength), String(this.#ttlMs)];
+    let reply;
+    try {
+      reply = await this.#redis.sendCommand(["EVALSHA", SAVE_SHA1, ...args]);
+    } catch (error) {
+      if (!String(error?.message).startsWith("NOSCRIPT")) throw error;
+      reply = await this.#redis.sendCommand(["EVAL", SAVE_IF_UNCHANGED, ...args]);
+    }
+    if (reply[0] === 1) return { saved: true };
+    return { saved: false, rev: reply[1] === null ? "0" : reply[1].toString(), snap: reply[2] };
+  }
+
+  /** Deletes the run's state. */
+  async delete(runId) {
+    await this.#redis.del(this.#key(runId));
+  }
+
+  /**
+   * Runs `op()` (a synchronous call on `guard`, e.g. `() => guard.check(call)`) on the run's
+   * stored state and stores the state it leaves, retrying on a concurrent change; returns op's
+   * result once it is stored. The run is not kept in the guard afterwards (its state lives in
+   * Redis). A LoopGuardError from `op` (a bad record) is thrown without storing anything.
+   */
+  async update(guard, runId, op) {
+    let { rev, snap } = await this.load(runId);
+    for (let attempt = 1; ; attempt++) {
+      let result;
+      let next;
+      try {
+        restore(guard, runId, snap);
+        result = op();
+        next = guard.exportRun(runId);
+      } finally {
+        guard.endRun(runId);
+      }
+      const saved = await this.save(runId, rev, next);
+      if (saved.saved) return result;
+      this.conflicts += 1;
+      if (attempt >= this.#maxAttempts) throw new RunConflictError(runId, attempt);
+      ({ rev, snap } = saved);
+    }
+  }
+}

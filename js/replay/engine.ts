@@ -1,0 +1,286 @@
+/**
+ * The replay engine: drives a LoopGuard over a trajectory the way a gateway would. Before each
+ * call `check`; on `block` the call is not run (its real result is kept aside only to judge the
+ * refusal), on `stop` the run ends; otherwise `record` the real outcome. Compaction and progress
+ * events go to `compacted` and `progress`. It reads verdicts only: no threshold, rule or text
+ * lives here.
+ *
+ * A refusal is costless when the refused call's real result equals the outcome the same call
+ * (same tool and arguments) last got in the run, compared by the core's own fingerprints
+ * (`guard.fingerprint`), so volatile keys and ignored fields count as the guard counts them. A
+ * stop, or a veto of a call whose real result would have been new, withheld information.
+ *
+ * Time: a call replays at its `at`; a call without one at the time of the call before it (0 when
+ * the run has no timestamps), so replays are deterministic.
+ */
+import type { Fingerprints, ToolCall, ToolOutcome, Verdict } from "../types.js";
+import { shortArgs } from "./display.js";
+import type { CallStep, FormatId, RunHeader, RunMeta, Step } from "./types.js";
+
+/** What the engine uses of a LoopGuard; the class of every entry of the package has it. */
+export interface ReplayGuard {
+  check(call: ToolCall): Verdict;
+  record(outcome: ToolOutcome): Verdict;
+  compacted(runId?: string): void;
+  progress(runId?: string, reason?: string): void;
+  endRun(runId?: string): void;
+  fingerprint(record: ToolOutcome): Fingerprints;
+}
+
+/** The facts of a verdict a timeline keeps. */
+export interface VerdictBrief {
+  action: Verdict["action"];
+  level: Verdict["level"];
+  detector: string | null;
+  count: number;
+}
+
+export type RefusalCost = "withheld" | "costless";
+
+/** One call of the replayed run. */
+export interface TimelineRow {
+  /** 1-based number of the call in the run. */
+  index: number;
+  tool: string;
+  /** The arguments on one short line. */
+  args: string;
+  check: VerdictBrief;
+  /** The verdict of `record`; null when the call was refused and not run. */
+  record: VerdictBrief | null;
+  /** The detector and count of the more severe of the two verdicts (check on a tie); null when neither names one. */
+  detector: string | null;
+  count: number;
+  /** The trajectory recorded an error for this call. */
+  failed: boolean;
+  /** For a refused call: whether the refusal withheld information or cost nothing. */
+  cost?: RefusalCost;
+}
+
+/** A compaction or progress event between calls. */
+export interface TimelineEvent {
+  event: "compaction" | "progress";
+  /** Calls before it. */
+  after: number;
+}
+
+export interface Refusal {
+  index: number;
+  tool: string;
+  action: "block" | "stop";
+  detector: string | null;
+  count: number;
+  cost: RefusalCost;
+}
+
+export interface RunSummary {
+  /** Calls in the trajectory. */
+  calls: number;
+  /** Calls the guard let run. */
+  ran: number;
+  /** Calls not run: refused, or after the run was stopped. */
+  saved: number;
+  firstWarning: number | null;
+  firstRefusal: number | null;
+  /** The call at which the guard stopped the run. */
+  stoppedAt: number | null;
+  refusals: Refusal[];
+  withheld: number;
+  costless: number;
+  compactions: number;
+  /** The first hint and refusal message the guard wrote for the model (texts of the core). */
+  firstHint: string | null;
+  firstRefusalMessage: string | null;
+}
+
+export interface RunReport {
+  runId: string;
+  format: FormatId;
+  meta: RunMeta;
+  summary: RunSummary;
+  /** Present when the replay kept a timeline. */
+  timeline?: (TimelineRow | TimelineEvent)[];
+}
+
+export interface ReplayOptions {
+  /** Keep a timeline row per call (default true). */
+  timeline?: boolean;
+  /** The run id the guard sees (default: the trajectory's). */
+  guardRunId?: string;
+}
+
+function brief(verdict: Verdict): VerdictBrief {
+  return { action: verdict.action, level: verdict.level, detector: verdict.detector, count: verdict.count };
+}
+
+const LEVELS: Verdict["level"][] = ["ok", "warning", "critical", "circuit_break"];
+
+/** The outcome keys of a step, as a record carries them. */
+function outcomeOf(step: CallStep): { result?: unknown; error?: unknown } {
+  const outcome: { result?: unknown; error?: unknown } = {};
+  if (step.error !== undefined) outcome.error = step.error;
+  else if ("result" in step) outcome.result = step.result;
+  return outcome;
+}
+
+/** One run being replayed: feed its steps in order, then `finish()`. */
+export class RunReplay {
+  readonly #guard: ReplayGuard;
+  readonly #header: RunHeader;
+  readonly #guardRunId: string;
+  readonly #timeline: (TimelineRow | TimelineEvent)[] | undefined;
+  /** The outcome fingerprint each call (tool + args fingerprint) last got when it ran. */
+  readonly #lastOutcome = new Map<string, string | null>();
+  readonly #summary: RunSummary = {
+    calls: 0,
+    ran: 0,
+    saved: 0,
+    firstWarning: null,
+    firstRefusal: null,
+    stoppedAt: null,
+    refusals: [],
+    withheld: 0,
+    costless: 0,
+    compactions: 0,
+    firstHint: null,
+    firstRefusalMessage: null,
+  };
+  #clock = 0;
+  #finished = false;
+
+  constructor(guard: ReplayGuard, header: RunHeader, options: ReplayOptions = {}) {
+    this.#guard = guard;
+    this.#header = header;
+    this.#guardRunId = options.guardRunId ?? header.runId;
+    this.#timeline = options.timeline === false ? undefined : [];
+  }
+
+  get stopped(): boolean {
+    return this.#summary.stoppedAt !== null;
+  }
+
+  /** Replays one step; returns its timeline entry (none after the run was stopped). */
+  step(step: Step): TimelineRow | TimelineEvent | undefined {
+    if (this.#finished) throw new Error(`run ${this.#header.runId} was already finished`);
+    if ("event" in step) return this.#event(step.event, step.event === "progress" ? step.reason : undefined);
+    const summary = this.#summary;
+    summary.calls++;
+    if (this.stopped) return undefined;
+    const index = summary.calls;
+    if (step.at !== undefined) this.#clock = step.at;
+    const call: ToolCall = { runId: this.#guardRunId, tool: step.tool, at: this.#clock };
+    if (step.args !== undefined) call.args = step.args;
+    if (step.callId !== undefined) call.callId = step.callId;
+    const outcome = outcomeOf(step);
+    const checked = this.#guard.check(call);
+    this.#note(checked, index);
+    let recorded: Verdict | undefined;
+    let cost: RefusalCost | undefined;
+    if (checked.action === "block" || checked.action === "stop") {
+      cost = checked.action === "stop" ? "withheld" : this.#vetoCost(step, outcome);
+      summary.refusals.push({ index, tool: step.tool, action: checked.action, detector: checked.detector, count: checked.count, cost });
+      summary[cost]++;
+      summary.firstRefusal ??= index;
+      summary.firstRefusalMessage ??= checked.refusal?.message ?? checked.message;
+      if (checked.action === "stop") summary.stoppedAt = index;
+    } else {
+      recorded = this.#guard.record({ ...call, ...outcome });
+      this.#note(recorded, index);
+      summary.ran++;
+      const fingerprints = this.#guard.fingerprint({ tool: step.tool, args: step.args, ...outcome });
+      this.#lastOutcome.set(`${step.tool}\u0000${fingerprints.args}`, fingerprints.outcome);
+    }
+    const worst = recorded !== undefined && LEVELS.indexOf(recorded.level) > LEVELS.indexOf(checked.level) ? recorded : checked;
+    const row: TimelineRow = {
+      index,
+      tool: step.tool,
+      args: shortArgs(step.args),
+      check: brief(checked),
+      record: recorded === undefined ? null : brief(recorded),
+      detector: worst.detector,
+      count: worst.count,
+      failed: step.error !== undefined,
+      ...(cost === undefined ? {} : { cost }),
+    };
+    this.#timeline?.push(row);
+    return row;
+  }
+
+  /** Ends the run in the guard and reports it (with `meta` when the reader's meta came later). */
+  finish(meta: RunMeta = this.#header.meta): RunReport {
+    if (!this.#finished) {
+      this.#finished = true;
+      this.#guard.endRun(this.#guardRunId);
+      this.#summary.saved = this.#summary.calls - this.#summary.ran;
+    }
+    const report: RunReport = { runId: this.#header.runId, format: this.#header.format, meta, summary: this.#summary };
+    if (this.#timeline !== undefined) report.timeline = this.#timeline;
+    return report;
+  }
+
+  #event(event: "compaction" | "progress", reason: string | undefined): TimelineEvent | undefined {
+    if (this.stopped) return undefined;
+    if (event === "compaction") {
+      this.#guard.compacted(this.#guardRunId);
+      this.#summary.compactions++;
+    } else {
+      this.#guard.progress(this.#guardRunId, reason);
+    }
+    const entry: TimelineEvent = { event, after: this.#summary.calls };
+    this.#timeline?.push(entry);
+    return entry;
+  }
+
+  #note(verdict: Verdict, index: number): void {
+    if (verdict.action !== "warn") return;
+    this.#summary.firstWarning ??= index;
+    this.#summary.firstHint ??= verdict.hint ?? verdict.message;
+  }
+
+  /** Costless when the real result equals what the same call last got when it ran. */
+  #vetoCost(step: CallStep, outcome: { result?: unknown; error?: unknown }): RefusalCost {
+    if (!("result" in outcome) && !("error" in outcome)) return "withheld";
+    const real = this.#guard.fingerprint({ tool: step.tool, args: step.args, ...outcome });
+    const last = this.#lastOutcome.get(`${step.tool}\u0000${real.args}`);
+    return last !== undefined && last !== null && last === real.outcome ? "costless" : "withheld";
+  }
+}
+
+/** Replays a whole trajectory (one run) and reports it. */
+export function replayTrajectory(guard: ReplayGuard, trajectory: { runId: string; format: FormatId; meta: RunMeta; steps: Step[] }, options: ReplayOptions = {}): RunReport {
+  const run = new RunReplay(guard, trajectory, options);
+  for (const step of trajectory.steps) run.step(step);
+  return run.finish();
+}
+
+/** Sums of run summaries. */
+export interface ReplayTotals {
+  runs: number;
+  calls: number;
+  ran: number;
+  saved: number;
+  runsWarned: number;
+  runsRefused: number;
+  runsStopped: number;
+  refusals: number;
+  withheld: number;
+  costless: number;
+}
+
+export function emptyTotals(): ReplayTotals {
+  return { runs: 0, calls: 0, ran: 0, saved: 0, runsWarned: 0, runsRefused: 0, runsStopped: 0, refusals: 0, withheld: 0, costless: 0 };
+}
+
+/** Adds one run's summary to `totals` (and returns it). */
+export function addToTotals(totals: ReplayTotals, summary: RunSummary): ReplayTotals {
+  totals.runs++;
+  totals.calls += summary.calls;
+  totals.ran += summary.ran;
+  totals.saved += summary.saved;
+  if (summary.firstWarning !== null) totals.runsWarned++;
+  if (summary.refusals.length > 0) totals.runsRefused++;
+  if (summary.stoppedAt !== null) totals.runsStopped++;
+  totals.refusals += summary.refusals.length;
+  totals.withheld += summary.withheld;
+  totals.costless += summary.costless;
+  return totals;
+}

@@ -1,0 +1,144 @@
+/**
+ * Reading trajectories of any supported format: detection from content (the file name as a hint),
+ * the reader of each format, and one entry point for hosts that hold the whole text. Hosts that
+ * stream (the CLI) sniff the head of a file and feed a LineReader line by line.
+ */
+import { parseJson, TrajectoryError } from "./errors.js";
+import { aiSdkSteps, looksLikeAiSdk, readAiSdk } from "./formats/ai-sdk.js";
+import { anthropicMessages, looksLikeAnthropic, readAnthropic } from "./formats/anthropic.js";
+import { ClaudeCodeReader, isClaudeCodeEntry } from "./formats/claude-code.js";
+import { CodexReader, isCodexLine } from "./formats/codex.js";
+import { isJsonlRecord, JsonlReader } from "./formats/jsonl.js";
+import { looksLikeMiniSweAgent, readMiniSweAgent } from "./formats/mini-swe-agent.js";
+import { chatMessages, looksLikeChat, readChat } from "./formats/openai-chat.js";
+import { isResponseItem, readResponses, responseItems } from "./formats/openai-responses.js";
+import { looksLikeSweAgent, readSweAgent } from "./formats/swe-agent.js";
+import { looksLikeTauBench, readTauBench } from "./formats/tau-bench.js";
+import { type LineReader, readAllLines } from "./lines.js";
+import type { FormatId, Source, Trajectory } from "./types.js";
+import { isObject, type JsonObject } from "./values.js";
+
+/** Formats read line by line (JSONL); the others are one JSON document. */
+export type LineFormat = "jsonl" | "claude-code" | "codex";
+export type DocumentFormat = Exclude<FormatId, LineFormat>;
+
+const LINE_READERS: Record<LineFormat, new (source: Source) => LineReader> = {
+  jsonl: JsonlReader,
+  "claude-code": ClaudeCodeReader,
+  codex: CodexReader,
+};
+
+const DOCUMENT_READERS: Record<DocumentFormat, (doc: unknown, source: Source) => Trajectory[]> = {
+  "openai-chat": readChat,
+  "openai-responses": readResponses,
+  anthropic: readAnthropic,
+  "ai-sdk": readAiSdk,
+  "swe-agent": readSweAgent,
+  "mini-swe-agent": readMiniSweAgent,
+  "tau-bench": readTauBench,
+};
+
+/** Every format id, JSONL formats first. */
+export const FORMATS: readonly FormatId[] = [...(Object.keys(LINE_READERS) as LineFormat[]), ...(Object.keys(DOCUMENT_READERS) as DocumentFormat[])];
+
+export function isFormat(value: string): value is FormatId {
+  return (FORMATS as readonly string[]).includes(value);
+}
+
+export function isLineFormat(format: FormatId): format is LineFormat {
+  return Object.prototype.hasOwnProperty.call(LINE_READERS, format);
+}
+
+/** A reader that takes a JSONL file of `format` line by line. */
+export function lineReader(format: LineFormat, source: Source = {}): LineReader {
+  return new LINE_READERS[format](source);
+}
+
+/** The JSONL format one line (a parsed object) belongs to, if any. */
+export function detectLineFormat(line: JsonObject): LineFormat | undefined {
+  if (isJsonlRecord(line)) return "jsonl";
+  if (isCodexLine(line)) return "codex";
+  if (isClaudeCodeEntry(line)) return "claude-code";
+  return undefined;
+}
+
+/** The format of a parsed JSON document, if it is one of the document formats. */
+export function detectDocumentFormat(doc: unknown, source: Source = {}): DocumentFormat | undefined {
+  if (looksLikeSweAgent(doc)) return "swe-agent";
+  if (looksLikeTauBench(doc)) return "tau-bench";
+  if (looksLikeMiniSweAgent(doc)) return "mini-swe-agent";
+  const steps = aiSdkSteps(doc);
+  if (steps !== undefined && looksLikeAiSdk(steps)) return "ai-sdk";
+  if (responseItems(doc)?.some(isResponseItem) === true) return "openai-responses";
+  const messages = chatMessages(doc) ?? anthropicMessages(doc);
+  if (messages !== undefined && looksLikeAnthropic(messages)) return "anthropic";
+  if (messages !== undefined && looksLikeChat(messages)) return "openai-chat";
+  if (messages !== undefined && source.name?.endsWith(".traj.json") === true) return "mini-swe-agent";
+  return undefined;
+}
+
+function unknownFormat(source: Source, line?: number): TrajectoryError {
+  return new TrajectoryError(`not a trajectory format this reader knows; name the format (one of ${FORMATS.join(", ")})`, source.name, line);
+}
+
+/**
+ * How to read a file from its head (its first kilobytes, or all of it): a JSONL format, when the
+ * first non-blank line is a record of one, else "document" (read the whole text as JSON). A `.jsonl`
+ * name whose first line is not a JSONL record is bad input at that line.
+ */
+export function sniffFormat(head: string, source: Source = {}): LineFormat | "document" {
+  const start = head.search(/\S/);
+  if (start === -1) throw new TrajectoryError("the input is empty", source.name);
+  const lineNumber = head.slice(0, start).split("\n").length;
+  const end = head.indexOf("\n", start);
+  const firstLine = head.slice(start, end === -1 ? head.length : end);
+  const jsonlName = /\.(jsonl|ndjson)$/i.test(source.name ?? "");
+  if (head[start] === "{") {
+    let line: unknown;
+    try {
+      line = JSON.parse(firstLine);
+    } catch {
+      if (jsonlName) parseJson(firstLine, source.name, lineNumber);
+      return "document";
+    }
+    const format = isObject(line) ? detectLineFormat(line) : undefined;
+    if (format !== undefined) return format;
+    if (jsonlName) throw unknownFormat(source, lineNumber);
+  }
+  return "document";
+}
+
+/** The format of a parsed JSON document, or a TrajectoryError saying it is none this reader knows. */
+export function documentFormatOf(doc: unknown, source: Source = {}): DocumentFormat {
+  const format = detectDocumentFormat(doc, source);
+  if (format === undefined) throw unknownFormat(source);
+  return format;
+}
+
+/** The format of a whole text (see sniffFormat and detectDocumentFormat). */
+export function detectFormat(text: string, source: Source = {}): FormatId {
+  const kind = sniffFormat(text, source);
+  if (kind !== "document") return kind;
+  return documentFormatOf(parseJson(text, source.name), source);
+}
+
+/** Reads a parsed JSON document of a document format. */
+export function readDocument(doc: unknown, format: DocumentFormat, source: Source = {}): Trajectory[] {
+  return DOCUMENT_READERS[format](doc, source);
+}
+
+/**
+ * Every run in `text`, read as `format` (detected when absent). Throws TrajectoryError naming the
+ * file, the line where there is one, and the reason.
+ */
+export function readTrajectories(text: string, options: Source & { format?: FormatId } = {}): Trajectory[] {
+  const source: Source = options.name === undefined ? {} : { name: options.name };
+  let format = options.format;
+  if (format === undefined) {
+    const kind = sniffFormat(text, source);
+    if (kind !== "document") format = kind;
+  }
+  if (format !== undefined && isLineFormat(format)) return readAllLines(lineReader(format, source), text);
+  const doc = parseJson(text, source.name);
+  return readDocument(doc, (format as DocumentFormat | undefined) ?? documentFormatOf(doc, source), source);
+}

@@ -1,0 +1,109 @@
+// The replay engine drives a LoopGuard as a gateway would: check before each call, a refused call
+// is not run (its real outcome judged only to tell a costless veto from one that withheld
+// information), a stop ends the run, events reach compacted/progress. It reads verdicts only.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { LoopGuard } from "tool-loop-guard";
+import { addToTotals, emptyTotals, replayTrajectory, RunReplay } from "tool-loop-guard/replay";
+
+const run = (steps, runId = "r") => ({ runId, format: "jsonl", meta: {}, steps });
+const poll = (text, durationMs = 5) => ({ tool: "check_job", args: { id: 7 }, result: { content: [{ type: "text", text }], details: { durationMs } } });
+
+test("a veto of a call whose real result repeats what it last got is costless, even when only volatile keys differ", () => {
+  const guard = new LoopGuard({ preset: "strict" });
+  const steps = [poll("running", 10), poll("running", 20), poll("running", 30), poll("running", 40)];
+  const report = replayTrajectory(guard, run(steps));
+  const { summary } = report;
+  assert.equal(summary.calls, 4);
+  assert.equal(summary.ran, 3);
+  assert.equal(summary.firstRefusal, 4);
+  assert.deepEqual(summary.refusals, [{ index: 4, tool: "check_job", action: "block", detector: summary.refusals[0].detector, count: summary.refusals[0].count, cost: "costless" }]);
+  assert.equal(summary.costless, 1);
+  assert.equal(summary.withheld, 0);
+  assert.equal(report.timeline[3].record, null);
+  assert.equal(report.timeline[3].cost, "costless");
+  assert.equal(typeof summary.firstRefusalMessage, "string");
+});
+
+test("a veto of a call whose real result would have been new withheld information", () => {
+  const guard = new LoopGuard({ preset: "strict" });
+  const report = replayTrajectory(guard, run([poll("running"), poll("running"), poll("running"), poll("done")]));
+  assert.deepEqual(report.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[4, "block", "withheld"]]);
+  assert.equal(report.summary.withheld, 1);
+});
+
+test("a stop ends the run, withholds information, and the calls after it count as saved", () => {
+  const guard = new LoopGuard({ preset: "strict" });
+  const steps = Array.from({ length: 9 }, () => poll("running"));
+  const report = replayTrajectory(guard, run(steps));
+  const { summary } = report;
+  assert.equal(summary.calls, 9);
+  assert.notEqual(summary.stoppedAt, null);
+  const stop = summary.refusals.at(-1);
+  assert.equal(stop.action, "stop");
+  assert.equal(stop.cost, "withheld");
+  assert.equal(summary.saved, 9 - summary.ran);
+  assert.equal(report.timeline.length, summary.stoppedAt, "no rows after the stop");
+  assert.ok(summary.refusals.slice(0, -1).every((r) => r.action === "block" && r.cost === "costless"));
+});
+
+test("events reach the guard: a compaction arms the post-compaction guard", () => {
+  const same = { tool: "search", args: { q: "x" }, result: "nothing" };
+  const other = (i) => ({ tool: "read", args: { i }, result: `r${i}` });
+  const steps = [same, other(1), { event: "compaction" }, same, same, same];
+  const stopped = replayTrajectory(new LoopGuard(), run(steps)).summary;
+  assert.equal(stopped.compactions, 1);
+  assert.equal(stopped.stoppedAt, null, "post_compaction_loop fires at record, not as a refusal");
+  const report = replayTrajectory(new LoopGuard(), run(steps));
+  assert.ok(report.timeline.some((row) => row.record?.detector === "post_compaction_loop"));
+  assert.deepEqual(report.timeline[2], { event: "compaction", after: 2 });
+});
+
+test("the engine only reads verdicts: it records what was allowed, never what was blocked", () => {
+  const seen = [];
+  const verdict = (action) => ({ action, level: action === "block" ? "critical" : "ok", detector: action === "block" ? "scripted" : null, count: 1, threshold: null, tool: "t", runId: "r", message: null });
+  const fake = {
+    check: (call) => (seen.push(["check", call.args.n, call.at]), verdict(call.args.n === 2 ? "block" : "allow")),
+    record: (outcome) => (seen.push(["record", outcome.args.n, outcome.result]), verdict("allow")),
+    compacted: (runId) => seen.push(["compacted", runId]),
+    progress: (runId, reason) => seen.push(["progress", runId, reason]),
+    endRun: (runId) => seen.push(["endRun", runId]),
+    fingerprint: (record) => ({ args: String(record.args.n), outcome: record.result === undefined ? null : String(record.result) }),
+  };
+  const steps = [
+    { tool: "t", args: { n: 1 }, result: "a", at: 1000 },
+    { tool: "t", args: { n: 2 }, result: "b" },
+    { event: "progress", reason: "user replied" },
+    { tool: "t", args: { n: 3 }, result: "c", at: 5000 },
+  ];
+  const report = replayTrajectory(fake, run(steps, "r"));
+  assert.deepEqual(seen, [
+    ["check", 1, 1000],
+    ["record", 1, "a"],
+    ["check", 2, 1000],
+    ["progress", "r", "user replied"],
+    ["check", 3, 5000],
+    ["record", 3, "c"],
+    ["endRun", "r"],
+  ]);
+  assert.deepEqual(report.summary.refusals, [{ index: 2, tool: "t", action: "block", detector: "scripted", count: 1, cost: "withheld" }]);
+});
+
+test("RunReplay steps one at a time and totals add up", () => {
+  const guard = new LoopGuard({ preset: "strict" });
+  const replay = new RunReplay(guard, { runId: "one", format: "jsonl", meta: { solved: true } }, { timeline: false });
+  for (let i = 0; i < 4; i++) replay.step(poll("idle"));
+  const report = replay.finish();
+  assert.equal(report.timeline, undefined);
+  assert.deepEqual(report.meta, { solved: true });
+  const other = replayTrajectory(guard, run([poll("a"), poll("b")], "two"));
+  const totals = [report, other].reduce((t, r) => addToTotals(t, r.summary), emptyTotals());
+  assert.deepEqual(totals, { runs: 2, calls: 6, ran: 5, saved: 1, runsWarned: 2, runsRefused: 1, runsStopped: 0, refusals: 1, withheld: 0, costless: 1 });
+  assert.equal(guard.stats().liveRuns, 0, "finished runs are ended in the guard");
+});
+
+test("replays are deterministic without timestamps", () => {
+  const steps = Array.from({ length: 12 }, (_, i) => ({ tool: "process", args: { action: "poll", sessionId: "s" }, result: i < 2 ? `tick ${i}` : "still running" }));
+  const once = () => replayTrajectory(new LoopGuard(), run(steps)).timeline;
+  assert.deepEqual(once(), once());
+});
