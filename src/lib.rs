@@ -33,6 +33,8 @@ pub mod verdict;
 
 #[cfg(target_arch = "wasm32")]
 mod bindings;
+#[cfg(target_arch = "wasm32")]
+mod zeroing_alloc;
 
 pub use config::Config;
 pub use error::{ErrorCode, GuardError};
