@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WASM_BINDGEN_VERSION=0.2.129
+CARGO_FUZZ_VERSION=0.13.2
 
 log() { printf '[setup] %s\n' "$*"; }
 
@@ -22,6 +23,12 @@ cargo_tool() { # name binary wanted-version
   fi
 }
 cargo_tool wasm-bindgen-cli wasm-bindgen "$WASM_BINDGEN_VERSION"
+# The fuzz targets (fuzz/, scripts/fuzz-smoke.sh) build with cargo-fuzz on the nightly toolchain.
+if ! rustup toolchain list | grep -q '^nightly'; then
+  log "installing the nightly toolchain (fuzzing)"
+  rustup toolchain install nightly --profile minimal
+fi
+cargo_tool cargo-fuzz cargo-fuzz "$CARGO_FUZZ_VERSION"
 # No wasm-pack: scripts/build.mjs runs cargo, wasm-bindgen and wasm-opt itself, because wasm-pack
 # cannot pass --experimental-reset-state-function to wasm-bindgen (see the head of build.mjs).
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Every test: rustfmt and clippy (native and wasm32), the Rust tests (unit, integration, scenario
-# corpus natively), then the npm package is
+# Every test: rustfmt and clippy (native and wasm32), the Rust tests (unit, integration, property
+# tests, scenario corpus natively), then the npm package is
 # built into pkg/ and tested: node:test under Node 22, 24 and 26 (tests/js/node/; the supported
 # lines, each from its npm package in tests/js/node<N>/; Node 20, the machine's, is past end of life
-# and only drives the other suites), then, orchestrated from Node 20, the corpus in Deno, Bun,
+# and only drives the other suites), a smoke run of each fuzz target (scripts/fuzz-smoke.sh),
+# then, orchestrated from Node 20, the corpus in Deno, Bun,
 # workerd and headless Chromium and the packaging checks (npm pack, install, import per runtime,
 # TypeScript consumers) (tests/js/runtimes/),
 # and the example hosts against real workerd, Redis and Chromium (tests/js/hosts/).
@@ -42,6 +43,7 @@ for line in "${NODE_LINES[@]}"; do
   suite "node:test over pkg/ (node $("$node_bin" --version 2>/dev/null || echo "$line: missing"))" \
     "$node_bin" --test --test-reporter=spec tests/js/node/*.test.mjs
 done
+suite "fuzz smoke: every target in fuzz/ for a few seconds (cargo-fuzz, nightly)" bash scripts/fuzz-smoke.sh
 suite "runtimes and packaging: deno, bun, workerd, chromium, npm pack, tsc (driven by node $(node --version))" \
   node --test --test-reporter=spec --test-force-exit tests/js/runtimes/*.test.mjs
 
