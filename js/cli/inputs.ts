@@ -39,6 +39,7 @@ export async function readInputs(files: string[], format: FormatId | undefined, 
       bad++;
       continue;
     }
+    progress.done(); // erased before the command prints this input's runs
     done(input, sink);
   }
   progress.done();

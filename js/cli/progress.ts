@@ -12,6 +12,7 @@ export interface Progress {
   advance(bytes: number): void;
   /** Names the input being read. */
   input(name: string): void;
+  /** Erases the bar (the next `input` draws it again). */
   done(): void;
 }
 
@@ -40,7 +41,9 @@ export function progressBar(totalBytes: number | undefined, stream: NodeJS.Write
       draw();
     },
     done() {
+      if (drawn === 0) return;
       stream.write("\r\u001b[K");
+      drawn = 0;
     },
   };
 }

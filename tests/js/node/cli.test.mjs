@@ -251,3 +251,37 @@ test("convert: every sample as JSONL that reads back to the same runs and replay
     assert.deepEqual(replayed(target), replayed(sample), path.basename(sample));
   }
 });
+
+/** Runs the bin on a terminal (util-linux `script` gives it a pty); stdout and stderr come merged. */
+function onTerminal(args, env = {}) {
+  const command = [process.execPath, bin, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  const result = spawnSync("script", ["-qec", command, "/dev/null"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "", ...env }, cwd: root });
+  assert.equal(result.error, undefined, "util-linux script runs");
+  return { code: result.status, output: result.stdout };
+}
+
+test("colour on a terminal, none with NO_COLOR; a progress bar on stderr only for large inputs", () => {
+  const looping = file("loop-tty.jsonl", loop("tty"));
+  const coloured = onTerminal(["replay", looping]);
+  assert.equal(coloured.code, 1);
+  assert.match(coloured.output, /\u001b\[31mblock/);
+  assert.doesNotMatch(coloured.output, /\r\[[#-]{30}\]/, "no progress bar for a small input");
+  const plain = onTerminal(["replay", looping], { NO_COLOR: "1" });
+  assert.equal(plain.code, 1);
+  assert.doesNotMatch(plain.output, /\u001b\[3\d?m/);
+  assert.match(plain.output, /block +generic_repeat|block +\w+/);
+
+  // 9 MB of distinct reads: over the 8 MB threshold.
+  const big = path.join(tmp, "big.jsonl");
+  const padding = "x".repeat(4600);
+  const lines = Array.from({ length: 2_000 }, (_, i) => JSON.stringify({ runId: `r${i % 40}`, tool: "read_file", args: { path: `f${i}.py` }, result: `${padding}${i}` }));
+  fs.writeFileSync(big, `${lines.join("\n")}\n`);
+  assert.ok(fs.statSync(big).size >= 8 * 1024 * 1024);
+  const withBar = onTerminal(["replay", "--quiet", big]);
+  assert.equal(withBar.code, 0);
+  assert.match(withBar.output, /\r\[[#-]{30}\] +\d+ % [\d.]+\/[\d.]+ MB .*big\.jsonl/);
+  assert.match(withBar.output, /\r\u001b\[K(\u001b\[1m)?run r0\b/, "the bar is erased before the runs are printed");
+  assert.match(withBar.output, /total: 40 runs, 2000 calls;/);
+  const piped = cli(["replay", "--quiet", big]);
+  assert.equal(piped.stderr, "", "no progress bar when stderr is not a terminal");
+});
