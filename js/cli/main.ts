@@ -2,7 +2,8 @@
 /**
  * The `tool-loop-guard` command (Node): `replay`, `sweep` and `convert` over trajectory files in
  * any format tool-loop-guard/replay reads. Exit codes: 0 nothing refused, 1 something would have
- * been refused (replay), 2 bad input, bad settings or bad usage (the reason on stderr).
+ * been refused (replay), 2 bad input, bad settings or bad usage (the reason on stderr), or an
+ * internal failure.
  */
 import fs from "node:fs";
 import { LoopGuardError } from "../errors.js";
@@ -56,7 +57,8 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`tool-loop-guard: ${error.message}\n(tool-loop-guard --help for usage)\n`);
     else if (error instanceof LoopGuardError && error.code === "invalid_config") process.stderr.write(`tool-loop-guard: bad config: ${error.message}\n`);
-    else throw error;
+    // Anything else is a failure of this tool, never "something was refused" (exit code 1).
+    else process.stderr.write(`tool-loop-guard: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = BAD;
   },
 );

@@ -163,6 +163,12 @@ test("exit code 2: bad input names the file, the line and the reason; other inpu
   const missing = cli(["replay", path.join(tmp, "nope.jsonl")]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /nope\.jsonl: cannot read the file: ENOENT/);
+  let nested = {};
+  for (let i = 0; i < 300; i++) nested = { x: nested };
+  const deep = file("deep.jsonl", [{ runId: "deep", tool: "t", args: nested, result: "r" }]);
+  const d = cli(["replay", deep]);
+  assert.equal(d.code, 2);
+  assert.match(d.stderr, new RegExp(`${escape(deep)}: run deep: the guard refused the record \\(too_deep\\)`));
   const empty = cli(["replay", file("empty.jsonl", [""])]);
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /empty\.jsonl: the input is empty/);
