@@ -32,7 +32,7 @@ function isEvent(entry: TimelineRow | TimelineEvent): entry is TimelineEvent {
   return "event" in entry;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** `runId  format  file  model … exit …`: what identifies a run and what its source says. */
 export function runHeading(report: RunReport, file: string, p: Paint): string {

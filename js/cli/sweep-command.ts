@@ -13,7 +13,7 @@ import { TrajectorySink } from "./collect.js";
 import { readInputs } from "./inputs.js";
 import { type SweepOptions, UsageError } from "./options.js";
 import type { Output } from "./output.js";
-import { paint } from "./render.js";
+import { paint, plural } from "./render.js";
 
 const COLUMNS: [string, (row: SweepRow) => string][] = [
   ["runs", (r) => String(r.runs)],
@@ -82,7 +82,7 @@ export async function sweepCommand(options: SweepOptions, out: Output): Promise<
       const cells = COLUMNS.map(([, cell], i) => cell(row).padStart(widths[i] as number));
       out.write(`${[row.label.padEnd(labelWidth), ...cells].join("  ")}\n`);
     }
-    out.write(`${runs.length} runs, ${options.ok.size} marked as fine (--ok); "ok" columns count those runs only\n`);
+    out.write(`${plural(runs.length, "run")}, ${options.ok.size} marked as fine (--ok); "ok" columns count those runs only\n`);
   }
   return bad > 0 ? 2 : 0;
 }
