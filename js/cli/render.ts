@@ -22,10 +22,12 @@ export function paint(colour: boolean): Paint {
   return { warn: ansi(33, 39), refuse: ansi(31, 39), dim: ansi(2, 22), bold: ansi(1, 22) };
 }
 
-/** The action a timeline row shows: the refusal, else the stronger of the check and record verdicts. */
-export function rowAction(row: TimelineRow): string {
-  if (row.record === null) return row.check.action;
-  return row.check.action === "warn" || row.record.action === "warn" ? "warn" : row.record.action;
+const ACTIONS = ["allow", "warn", "block", "stop"];
+
+/** The action a timeline row shows: the stronger of its check and record verdicts. */
+function rowAction(row: TimelineRow): string {
+  const record = row.record?.action ?? "allow";
+  return ACTIONS.indexOf(record) > ACTIONS.indexOf(row.check.action) ? record : row.check.action;
 }
 
 function isEvent(entry: TimelineRow | TimelineEvent): entry is TimelineEvent {
