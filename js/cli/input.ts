@@ -1,7 +1,6 @@
 /**
  * Reading the CLI's inputs (files, or `-` for stdin) through the replay readers: JSONL formats are
- * streamed line by line, so files of any size replay in bounded memory; a JSON document is read
- * whole. The format is the one named, else detected from the head of the input. Every step goes to
+ * streamed line by line, so a file's text is never held whole; a JSON document is read whole. The format is the one named, else detected from the head of the input. Every step goes to
  * a RunSink as soon as the reader completes it; `end` gets every run's header with its final meta.
  */
 import fs from "node:fs";
@@ -13,8 +12,8 @@ import {
   readDocument,
   type RunHeader,
   sniffFormat,
-  type Step,
   type DocumentFormat,
+  type Step,
 } from "../replay/index.js";
 import { parseJson, TrajectoryError } from "../replay/errors.js";
 
