@@ -105,11 +105,11 @@ function configFile(file: string | undefined): LoopGuardConfig {
 const COMMON: Spec = {
   format: { type: "string" },
   config: { type: "string" },
-  json: { type: "boolean", default: false },
+  json: { type: "boolean" },
 };
 
 export function replayOptions(argv: string[]): ReplayOptions {
-  const { values, positionals } = parse(argv, { ...COMMON, preset: { type: "string" }, quiet: { type: "boolean", default: false } });
+  const { values, positionals } = parse(argv, { ...COMMON, preset: { type: "string" }, quiet: { type: "boolean" } });
   const config = configFile(values.config as string | undefined);
   if (values.preset !== undefined) config.preset = values.preset as LoopGuardConfig["preset"];
   return {
