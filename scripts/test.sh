@@ -37,6 +37,7 @@ if [[ ! -x "$NODE22" ]]; then
 fi
 suite "node:test over pkg/ (node $(node --version))" node --test --test-reporter=spec tests/js/node/*.test.mjs
 suite "node:test over pkg/ (node $("$NODE22" --version 2>/dev/null || echo 22: missing))" "$NODE22" --test --test-reporter=spec tests/js/node/*.test.mjs
+suite "README's captured replay matches what the built package prints" node scripts/capture-replay.mjs --check
 suite "runtimes and packaging: deno, bun, workerd, chromium, npm pack, tsc (driven by node $(node --version))" \
   node --test --test-reporter=spec --test-force-exit tests/js/runtimes/*.test.mjs
 
