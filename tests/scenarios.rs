@@ -388,6 +388,26 @@ fn run_scenario(path: &Path, transport: Transport, failures: &mut Vec<String>) {
                     }
                 }
             }
+            "fingerprint" => {
+                let json = record_json(step, true, 1);
+                let hex =
+                    |bytes: &[u8]| -> String { bytes.iter().map(|b| format!("{b:02x}")).collect() };
+                match guard.fingerprint(&json, None) {
+                    Ok(found) => {
+                        let got = json!({
+                            "args": hex(&found.args),
+                            "outcome": found.outcome.as_ref().map(|o| hex(o)),
+                        });
+                        if got != step["expect"] {
+                            fail(format!(
+                                "step {n}: fingerprints {got}, expected {}",
+                                step["expect"]
+                            ));
+                        }
+                    }
+                    Err(e) => fail(format!("step {n}: unexpected error {e}")),
+                }
+            }
             "calls" => {
                 let repeat = step.get("repeat").and_then(Value::as_u64).unwrap_or(1);
                 let cycle: Vec<Value> = match step.get("cycle") {
