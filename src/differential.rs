@@ -71,8 +71,9 @@ impl Rng {
 }
 
 /// JSON number text of many shapes: integers of any length, fractions, exponents (both cases,
-/// signed or not), the exact expansion of a double or of the midpoint between two neighbours.
-fn number_text(rng: &mut Rng) -> String {
+/// signed or not), the shortest text of a double, and with `long` also the exact expansion of a
+/// double or of the midpoint between two neighbours (hundreds of digits).
+fn number_text(rng: &mut Rng, long: bool) -> String {
     let sign = if rng.chance(3) { "-" } else { "" };
     let int = |rng: &mut Rng, max: usize| {
         let len = 1 + rng.below(max);
@@ -83,7 +84,7 @@ fn number_text(rng: &mut Rng) -> String {
             format!("{first}{}", rng.digits(len - 1, 1))
         }
     };
-    match rng.below(6) {
+    match rng.below(if long { 6 } else { 4 }) {
         0 => format!("{sign}{}", int(rng, 25)),
         1 => {
             let int = int(rng, 20);
@@ -186,12 +187,19 @@ fn float_parser_agrees_with_std() {
     let mut rng = Rng(0x1234_5678_9abc_def1);
     let n = cases(10_000);
     for _ in 0..n {
-        let text = number_text(&mut rng);
+        let text = number_text(&mut rng, true);
         let want: f64 = text.parse().unwrap();
         let got = parse_f64(&text);
         assert_eq!(got.to_bits(), want.to_bits(), "{text}");
     }
     report("float parser vs str::parse", n);
+    // 763 digits, 1e-761 above the midpoint of two neighbours: the upper one (as Python's
+    // correctly rounded float() also says). serde_json 1.0.154 with float_roundtrip reads the
+    // lower one, which is why the reader's documents below keep to shorter numbers.
+    let text = midpoint(2.277249907823355e-212, 2);
+    assert_eq!(text.len(), 763);
+    assert_eq!(parse_f64(&text), 2.2772499078233554e-212);
+    assert_eq!(text.parse::<f64>().unwrap(), 2.2772499078233554e-212);
 }
 
 #[test]
@@ -258,7 +266,8 @@ fn document(rng: &mut Rng, depth: usize, out: &mut String) {
     ws(rng, out);
     match rng.below(if depth == 0 { 5 } else { 8 }) {
         0 => out.push_str(["null", "true", "false"][rng.below(3)]),
-        1 | 2 => out.push_str(&number_text(rng)),
+        // Numbers of hundreds of digits are left to the float parser's own check (above).
+        1 | 2 => out.push_str(&number_text(rng, false)),
         3 | 4 => string(rng, 12, out),
         5 => {
             out.push('[');
