@@ -15,6 +15,7 @@ mod detectors;
 #[cfg(test)]
 mod differential;
 pub mod error;
+mod failure_text;
 mod float_parse;
 mod guard;
 mod history;
