@@ -97,7 +97,9 @@ test("strings with lone surrogates take the JSON way: tool output is accepted, i
     [{ tool: "t", args: { q: "\uDE00" }, result: { content: [{ type: "text", text: "ok" }], details: { note: "\uD83D" } } }, 0],
   ];
   for (let round = 0; round < 3; round++) {
-    for (const [outcome, sentAsJson] of outcomes) {
+    for (const [i, [sent, sentAsJson]] of outcomes.entries()) {
+      // An explicit time: the snapshots compared below hold it.
+      const outcome = { ...sent, at: 1000 * (round * outcomes.length + i) };
       const { result: _result, ...call } = outcome;
       // The arguments cross as JSON text (escaped) either way; the result text cannot.
       assert.deepEqual(fieldWay.check(call), jsonWay.check(call));
