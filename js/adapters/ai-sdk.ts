@@ -19,11 +19,6 @@ interface ExecuteOptions {
   toolCallId?: string;
 }
 
-/** A message as `prepareStep` sees it (`ModelMessage`); only appended to. */
-export interface AiSdkMessage {
-  role: string;
-  content: unknown;
-}
 
 export interface AiSdkGuardOptions<TOOLS> {
   /** The tools passed to `generateText` / `streamText` / an `Agent`. */
@@ -41,8 +36,11 @@ export interface GuardedAiSdk<TOOLS> {
   tools: TOOLS;
   /** Pass as (or add to) `stopWhen`: true once the guard has stopped the run. */
   stopWhen: (options: { steps: readonly unknown[] }) => boolean;
-  /** Pass as `prepareStep` (or call from yours): appends the pending hints as a user message. */
-  prepareStep: (options: { messages: AiSdkMessage[] }) => { messages: AiSdkMessage[] } | undefined;
+  /**
+   * Pass as `prepareStep` (or call from yours): appends the pending hints as a user message. `M` is
+   * the SDK's `ModelMessage`, of which `{ role: "user", content: string }` is one form.
+   */
+  prepareStep: <M>(options: { messages: M[] }) => { messages: M[] } | undefined;
   /** The `stop` verdict that ended the run, if one did: its `message` is the explanation to show. */
   stopped: () => Verdict | undefined;
 }
@@ -83,7 +81,8 @@ export function guardAiSdk<TOOLS extends Record<string, AiSdkTool>>(
     prepareStep: ({ messages }) => {
       const hints = notes.takeHints(key);
       if (hints.length === 0) return undefined;
-      return { messages: [...messages, { role: "user", content: hints.join("\n\n") }] };
+      const hint = { role: "user", content: hints.join("\n\n") } as (typeof messages)[number];
+      return { messages: [...messages, hint] };
     },
     stopped: () => notes.stopped(key),
   };

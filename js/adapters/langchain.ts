@@ -51,7 +51,8 @@ interface BeforeModelUpdate {
 
 export interface LangChainGuardMiddleware {
   name: string;
-  wrapToolCall: <R>(request: ToolCallRequestLike, handler: (request: ToolCallRequestLike) => Promise<R>) => Promise<R>;
+  /** `Req` and `R` are LangChain's `ToolCallRequest` and `ToolMessage | Command`. */
+  wrapToolCall: <Req extends ToolCallRequestLike, R>(request: Req, handler: (request: Req) => R | PromiseLike<R>) => Promise<R>;
   beforeModel: { canJumpTo: ["end"]; hook: (state: unknown, runtime: RuntimeLike) => BeforeModelUpdate | undefined };
 }
 
@@ -76,11 +77,11 @@ export function guardLangChain(guard: CallGuard, options: LangChainGuardOptions 
 
   const middleware: LangChainGuardMiddleware = {
     name: options.name ?? "ToolLoopGuard",
-    wrapToolCall: async (request, handler) => {
+    wrapToolCall: async <Req extends ToolCallRequestLike, R>(request: Req, handler: (request: Req) => R | PromiseLike<R>): Promise<R> => {
       const runId = threadOf(request.runtime);
       const { toolCall } = request;
       const call = { runId, tool: toolCall.name, args: toolCall.args, callId: toolCall.id };
-      let response: Awaited<ReturnType<typeof handler>> | undefined;
+      let response: R | undefined;
       const outcome = await guardedCall(guard, call, async () => {
         response = await handler(request);
         return contentOf(response);
@@ -89,11 +90,11 @@ export function guardLangChain(guard: CallGuard, options: LangChainGuardOptions 
         if (outcome.verdict.action === "stop") notes.stop(runId ?? "", outcome.verdict);
         const text = refusalText(outcome.refusal);
         const standIn: StandInTool = { name: toolCall.name, invoke: async () => text };
-        return handler({ ...request, tool: standIn });
+        return handler({ ...request, tool: standIn } as Req);
       }
       if (outcome.hint !== undefined) notes.addHint(runId ?? "", outcome.hint);
       if (outcome.threw) throw outcome.error;
-      return response!;
+      return response as R;
     },
     beforeModel: {
       canJumpTo: ["end"],

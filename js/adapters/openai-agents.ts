@@ -39,11 +39,15 @@ export interface ToolOutputGuardrail {
   run: (data: { context: RunContextLike; toolCall: FunctionCallLike; output: unknown }) => Promise<GuardrailOutput>;
 }
 
-/** A function tool (`FunctionTool`): the guardrails are added to its lists. */
+/** Any tool of an agent; only function tools (`FunctionTool`) get the guardrails added to their lists. */
 export interface GuardableTool {
   type: string;
-  inputGuardrails?: ToolInputGuardrail[];
-  outputGuardrails?: ToolOutputGuardrail[];
+}
+
+/** A function tool's guardrail lists (the SDK's definitions, of which ours are one form). */
+interface GuardrailLists {
+  inputGuardrails?: object[];
+  outputGuardrails?: object[];
 }
 
 /** `ToolsToFinalOutputResult`. */
@@ -72,8 +76,11 @@ export interface GuardedOpenAIAgents {
   guardTools<T extends GuardableTool>(tools: T[]): T[];
   /** The agent's `toolUseBehavior`: ends the run with the stop's message once the guard stopped it. */
   toolUseBehavior: (context: RunContextLike, toolResults: unknown[]) => FinalOutputDecision;
-  /** The run's `callModelInputFilter`: appends pending hints as a user message. */
-  callModelInputFilter: (args: { modelData: ModelInputData; context: unknown }) => ModelInputData;
+  /**
+   * The run's `callModelInputFilter`: appends pending hints as a user message. `D` is the SDK's
+   * `ModelInputData`, whose input items include `{ role: "user", content: string }`.
+   */
+  callModelInputFilter: <D extends ModelInputData>(args: { modelData: D; context: unknown }) => D;
   /** The `stop` verdict that ended the run with this id, if one did. */
   stopped: (runId?: string) => Verdict | undefined;
 }
@@ -135,8 +142,9 @@ export function guardOpenAIAgents(guard: CallGuard, options: OpenAIAgentsGuardOp
     guardTools(tools) {
       for (const tool of tools) {
         if (tool.type !== "function") continue;
-        tool.inputGuardrails = [...(tool.inputGuardrails ?? []), inputGuardrail];
-        tool.outputGuardrails = [...(tool.outputGuardrails ?? []), outputGuardrail];
+        const lists = tool as GuardrailLists;
+        lists.inputGuardrails = [...(lists.inputGuardrails ?? []), inputGuardrail];
+        lists.outputGuardrails = [...(lists.outputGuardrails ?? []), outputGuardrail];
       }
       return tools;
     },
