@@ -62,11 +62,14 @@ export function guardMcpClient<C extends McpClientLike>(guard: CallGuard, client
   const { runId: runIdOption } = options;
   const runIdOf = typeof runIdOption === "function" ? runIdOption : (params: CallToolParams) => runIdOption ?? metaRunId(params);
   const notes = new RunNotes();
+  let calls = 0;
   const callTool = client.callTool.bind(client) as (params: CallToolParams, ...rest: unknown[]) => Promise<unknown>;
   const guarded = async (params: CallToolParams, ...rest: unknown[]): Promise<unknown> => {
     const runId = runIdOf(params);
     let raw: unknown;
-    const outcome = await guardedCall(guard, { runId, tool: params.name, args: params.arguments ?? {} }, async () => {
+    // MCP requests carry no call id the host sees; a local one pairs the check with its record.
+    const callId = `mcp-${(calls += 1)}`;
+    const outcome = await guardedCall(guard, { runId, tool: params.name, args: params.arguments ?? {}, callId }, async () => {
       raw = await callTool(params, ...rest);
       return comparable(raw);
     });
