@@ -11,6 +11,9 @@ import { guardAiSdk } from "tool-loop-guard/ai-sdk";
 import { guardOpenAIAgents } from "tool-loop-guard/openai-agents";
 import { guardLangChain } from "tool-loop-guard/langchain";
 import { guardMcpClient } from "tool-loop-guard/mcp";
+import { observeGuardMetrics } from "tool-loop-guard/otel";
+import { metrics } from "@opentelemetry/api";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { z } from "zod";
 
 declare const model: Parameters<typeof generateText>[0]["model"];
@@ -57,4 +60,10 @@ export async function langchain(): Promise<unknown> {
 export async function mcp(): Promise<unknown> {
   const g = guardMcpClient(guard, new Client({ name: "host", version: "1.0.0" }));
   return g.client.callTool({ name: "status", arguments: { job: "42" } });
+}
+
+export function otel(): () => void {
+  const stopGlobal = observeGuardMetrics(guard, metrics.getMeter("app"));
+  const stopSdk = observeGuardMetrics(guard, new MeterProvider().getMeter("app"));
+  return () => (stopGlobal(), stopSdk());
 }
