@@ -3,11 +3,12 @@
 // that change, so nothing is refused) through an async dispatch: the bare side does check, await
 // the tool, record, as the README's gateway does; the adapter side goes through the adapter's own
 // entry point (AI SDK wrapped execute, OpenAI Agents input and output guardrails, LangChain
-// wrapToolCall with a handler, MCP guarded callTool on a client object), without the framework
+// wrapToolCall with a handler, Mastra tool hooks, MCP guarded callTool on a client object), without the framework
 // around it. Interleaved rounds on fresh guards; medians. Figures only: nothing is asserted.
 import { performance } from "node:perf_hooks";
 import { guardAiSdk } from "../pkg/adapters/ai-sdk.js";
 import { guardLangChain } from "../pkg/adapters/langchain.js";
+import { guardMastra } from "../pkg/adapters/mastra.js";
 import { guardMcpClient } from "../pkg/adapters/mcp.js";
 import { guardOpenAIAgents } from "../pkg/adapters/openai-agents.js";
 import { LoopGuard } from "../pkg/node.js";
@@ -90,6 +91,26 @@ const sides = [
           { toolCall: { name: c.tool, args: c.args, id: c.callId }, tool: undefined, runtime: { configurable: { thread_id: c.runId } } },
           async () => ({ content: c.result, tool_call_id: c.callId }),
         );
+    },
+  },
+  {
+    name: "mastra (tool hooks)",
+    prepare: (guard) => {
+      // One binding per run, as per agent call.
+      const bindings = new Map();
+      const hooksOf = (runId) => {
+        if (!bindings.has(runId)) bindings.set(runId, guardMastra(guard, { runId }).hooks);
+        return bindings.get(runId);
+      };
+      return async (c) => {
+        const hooks = hooksOf(c.runId);
+        const hook = { toolName: c.tool, input: c.args, context: { toolCallId: c.callId } };
+        const before = hooks.beforeToolCall(hook);
+        if (before !== undefined) return before.output;
+        const output = await c.result;
+        hooks.afterToolCall({ ...hook, output });
+        return output;
+      };
     },
   },
   {

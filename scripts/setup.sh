@@ -56,7 +56,7 @@ npm_ci tests/js/node22 "Node 22 for the runtime tests"
 # The Redis client of examples/node-gateway, pinned in the example's own package.
 npm_ci examples/node-gateway "the Node gateway example's Redis client"
 # The agent frameworks the adapters are tested against (AI SDK 5/6/7, OpenAI Agents, LangChain,
-# MCP), pinned in one shared package; its tests run under Node 22.
+# MCP, Mastra, OpenTelemetry), pinned in one shared package; its tests run under Node 22.
 npm_ci tests/js/frameworks "the agent frameworks for the adapter tests"
 
 log "toolchain ready"

@@ -11,6 +11,9 @@ import { guardAiSdk } from "tool-loop-guard/ai-sdk";
 import { guardOpenAIAgents } from "tool-loop-guard/openai-agents";
 import { guardLangChain } from "tool-loop-guard/langchain";
 import { guardMcpClient } from "tool-loop-guard/mcp";
+import { guardMastra } from "tool-loop-guard/mastra";
+import { Agent as MastraAgent } from "@mastra/core/agent";
+import { createTool } from "@mastra/core/tools";
 import { observeGuardMetrics } from "tool-loop-guard/otel";
 import { metrics } from "@opentelemetry/api";
 import { MeterProvider } from "@opentelemetry/sdk-metrics";
@@ -66,4 +69,12 @@ export function otel(): () => void {
   const stopGlobal = observeGuardMetrics(guard, metrics.getMeter("app"));
   const stopSdk = observeGuardMetrics(guard, new MeterProvider().getMeter("app"));
   return () => (stopGlobal(), stopSdk());
+}
+
+export async function mastra(): Promise<string> {
+  const status = createTool({ id: "status", description: "d", inputSchema: schema, execute: async ({ job }) => job });
+  const agent = new MastraAgent({ id: "a", name: "a", instructions: "i", model: model5, tools: { status } });
+  const g = guardMastra(guard, { runId: "t" });
+  const r = await agent.generate("p", { hooks: g.hooks, stopWhen: g.stopWhen, prepareStep: g.prepareStep });
+  return r.text;
 }
