@@ -165,7 +165,7 @@ export interface LoopGuardConfig {
 /** Settings for one tool (`tools.<name>` in the config). */
 export interface ToolSettings {
   /** Overrides the built-in classification (poll tools, mutating verbs, everything else reads). */
-  kind?: "poll" | "read" | "mutate";
+  kind?: "poll" | "read" | "mutate" | "command";
   /** At most `calls` calls within any `windowMs`; further calls are blocked by `tool_cap`. */
   cap?: { calls: number; windowMs: number };
   /** Keys (at any depth) or JSON pointers (starting with `/`) ignored in this tool's outcomes. */
