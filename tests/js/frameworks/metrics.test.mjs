@@ -15,7 +15,7 @@ function series(families, name) {
   return families.get(name).metrics.map((m) => ({ labels: m.labels ?? {}, value: Number(m.value) }));
 }
 
-/** Plays a stuck loop, a changing poll and a tool with an awkward name in two runs; returns the verdict tallies. */
+/** Plays, in two runs, a stuck loop, a changing poll and a tool with an awkward name, 8 calls each; returns the verdict tallies. */
 function play(guard) {
   const calls = new Map();
   const interventions = new Map();
@@ -24,12 +24,13 @@ function play(guard) {
     if (verdict.detector !== null) count(interventions, `${verdict.detector}|${verdict.level}|${verdict.action}`);
   };
   for (const runId of ["run-a", "run-b"]) {
-    for (let i = 0; i < 8; i += 1) {
-      for (const [tool, result] of [
-        ["status", "still running"],
-        ["tail_log", `line ${i}`],
-        ['we"ird\\tool\nname', "x"],
-      ]) {
+    for (const [tool, resultOf] of [
+      ["status", () => "still running"],
+      ["tail_log", (i) => `line ${i}`],
+      ['we"ird\\tool\nname', () => "x"],
+    ]) {
+      for (let i = 0; i < 8; i += 1) {
+        const result = resultOf(i);
         const verdict = guard.check({ runId, tool, args: { job: 1 } });
         count(calls, `${tool}|${verdict.action}`);
         note(verdict);
