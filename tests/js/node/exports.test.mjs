@@ -15,7 +15,7 @@ const manifest = manifestOf(pkgDir);
 
 test("the exports map lists the conditions in the order runtimes resolve them", () => {
   assert.deepEqual(Object.keys(manifest.exports), [
-    ".", "./inline", "./replay", "./ai-sdk", "./openai-agents", "./langchain", "./mcp", "./mastra", "./otel", "./package.json",
+    ".", "./inline", "./replay", "./ai-sdk", "./openai-agents", "./langchain", "./mcp", "./mastra", "./openclaw", "./otel", "./package.json",
   ]);
   assert.deepEqual(Object.keys(manifest.exports["."]), ["types", "workerd", "browser", "deno", "bun", "node", "default"]);
   assert.deepEqual(manifest.exports["."], {
@@ -29,7 +29,7 @@ test("the exports map lists the conditions in the order runtimes resolve them", 
   });
   assert.deepEqual(manifest.exports["./inline"], { types: "./inline.d.ts", default: "./inline.js" });
   assert.deepEqual(manifest.exports["./replay"], { types: "./replay/index.d.ts", default: "./replay/index.js" });
-  for (const adapter of ["ai-sdk", "openai-agents", "langchain", "mcp", "mastra", "otel"]) {
+  for (const adapter of ["ai-sdk", "openai-agents", "langchain", "mcp", "mastra", "openclaw", "otel"]) {
     assert.deepEqual(manifest.exports[`./${adapter}`], { types: `./adapters/${adapter}.d.ts`, default: `./adapters/${adapter}.js` });
   }
   assert.equal(manifest.exports["./package.json"], "./package.json");
@@ -87,7 +87,7 @@ test("no module of the package uses top-level await", () => {
 
 const NON_NODE_ENTRIES = { workerd: "./workerd.js", browser: "./index.js", deno: "./deno.js", inline: "./inline.js", replay: "./replay/index.js" };
 // The framework adapters import nothing at run time, their frameworks included (types only).
-for (const adapter of ["ai-sdk", "openai-agents", "langchain", "mcp", "mastra", "otel"]) NON_NODE_ENTRIES[adapter] = `./adapters/${adapter}.js`;
+for (const adapter of ["ai-sdk", "openai-agents", "langchain", "mcp", "mastra", "openclaw", "otel"]) NON_NODE_ENTRIES[adapter] = `./adapters/${adapter}.js`;
 
 for (const [name, entry] of Object.entries(NON_NODE_ENTRIES)) {
   test(`the ${name} entry's module graph has no Node built-ins, bare imports or require()`, () => {

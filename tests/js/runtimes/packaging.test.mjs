@@ -49,7 +49,7 @@ test("the tarball ships every entry, the .wasm, the types, README and LICENSE, a
     "package.json", "README.md", "LICENSE", "tool_loop_guard_bg.wasm", "tool_loop_guard_bg_base64.js",
     "node.js", "index.js", "workerd.js", "deno.js", "deno-wasm.js", "inline.js", "cjs/node-cjs.js", "cjs/package.json",
     "index.d.ts", "inline.d.ts", "cjs/node-cjs.d.ts", "tool_loop_guard_node.cjs", "replay/index.js", "replay/index.d.ts",
-    "adapters/ai-sdk.js", "adapters/openai-agents.js", "adapters/langchain.js", "adapters/mcp.js", "adapters/mastra.js", "adapters/otel.js", "adapters/mcp.d.ts",
+    "adapters/ai-sdk.js", "adapters/openai-agents.js", "adapters/langchain.js", "adapters/mcp.js", "adapters/mastra.js", "adapters/openclaw.js", "adapters/otel.js", "adapters/mcp.d.ts",
   ]) {
     assert.ok(shipped.includes(name), `${name} is missing from the tarball`);
   }

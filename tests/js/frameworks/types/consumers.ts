@@ -12,6 +12,7 @@ import { guardOpenAIAgents } from "tool-loop-guard/openai-agents";
 import { guardLangChain } from "tool-loop-guard/langchain";
 import { guardMcpClient } from "tool-loop-guard/mcp";
 import { guardMastra } from "tool-loop-guard/mastra";
+import { fromOpenClawConfig, toolLoopGuardPlugin, type OpenClawPluginEntry } from "tool-loop-guard/openclaw";
 import { Agent as MastraAgent } from "@mastra/core/agent";
 import { createTool } from "@mastra/core/tools";
 import { observeGuardMetrics } from "tool-loop-guard/otel";
@@ -78,3 +79,5 @@ export async function mastra(): Promise<string> {
   const r = await agent.generate("p", { hooks: g.hooks, stopWhen: g.stopWhen, prepareStep: g.prepareStep });
   return r.text;
 }
+
+export const openclawPlugin: OpenClawPluginEntry = toolLoopGuardPlugin((agentId, config) => new LoopGuard(fromOpenClawConfig(config, agentId)));
