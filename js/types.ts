@@ -108,8 +108,9 @@ export interface Stats {
 }
 
 /**
- * Accepts every field of OpenClaw's `tools.loopDetection` block with the same names and defaults
- * (but the guard is on unless `enabled: false`), plus this guard's own options. Unknown keys and
+ * Accepts every field of OpenClaw's `tools.loopDetection` block with the same names (defaults
+ * recalibrated on real trajectories: 3 / 5 / 10; the guard is on unless `enabled: false`), plus
+ * this guard's own options. Unknown keys and
  * out-of-order thresholds are refused with `LoopGuardError` code `invalid_config`.
  */
 export interface LoopGuardConfig {

@@ -1,6 +1,6 @@
-//! The guard's configuration: OpenClaw's `tools.loopDetection` block (same names, same defaults,
-//! but on unless `enabled: false`), the `strict` preset for small models, and this guard's own
-//! options. Validation names the offending field and value; config is fixed at construction.
+//! The guard's configuration: OpenClaw's `tools.loopDetection` block (same names; defaults
+//! recalibrated on real trajectories, and on unless `enabled: false`), the `strict` preset for
+//! small models, and this guard's own options. Validation names the offending field and value; config is fixed at construction.
 
 use crate::error::{ErrorCode, GuardError};
 use crate::outcome::VolatileKeys;

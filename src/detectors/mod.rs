@@ -431,11 +431,15 @@ fn stale_finding(
     proposal: &Proposal,
     distinct_calls: std::ops::RangeInclusive<usize>,
 ) -> Option<Finding> {
-    let (stale, distinct) = window.stale_stretch(proposal)?;
     let threshold = proposal
         .critical_threshold
         .saturating_mul(WEAK_EVIDENCE_FACTOR);
-    (stale >= threshold && distinct_calls.contains(&distinct))
+    if window.run.stale_calls < threshold {
+        return None;
+    }
+    let (stale, distinct) = window.stale_stretch(proposal)?;
+    distinct_calls
+        .contains(&distinct)
         .then(|| Finding::new(detector, Level::Critical, stale, threshold).on(Basis::NothingNew))
 }
 
