@@ -81,6 +81,7 @@ impl Guard {
         self.stats.checks += 1;
         let answer = self.check_call(call, args, kind, now_ms);
         self.stats.count_answer(&answer);
+        self.stats.count_call(&call.tool, &answer);
         Ok(answer)
     }
 
@@ -241,6 +242,15 @@ impl Guard {
     pub fn stats(&self) -> Stats {
         self.stats
             .report(self.runs.live_runs() as u64, self.runs.evicted())
+    }
+
+    /// The counters in the Prometheus text exposition format (see `metrics`).
+    pub fn metrics(&self) -> String {
+        crate::metrics::prometheus_text(
+            &self.stats,
+            self.runs.live_runs() as u64,
+            self.runs.evicted(),
+        )
     }
 
     /// The proposal for a call of `tool` (`tool_index`: its index in the run's table, if any), with

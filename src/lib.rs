@@ -24,6 +24,7 @@ mod json;
 mod json_writer;
 mod keys;
 mod messages;
+pub mod metrics;
 pub mod outcome;
 mod outcome_fields;
 mod runs;
