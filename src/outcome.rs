@@ -143,25 +143,30 @@ impl ResultFacts {
     /// The facts of a result made of these texts (at most `MAX_SCANNED_TEXT_BYTES` each are
     /// scanned; longer ones say nothing) and nothing else; `flagged_error`: the result set
     /// `isError`.
-    pub(crate) fn of_texts<'t>(
-        texts: impl IntoIterator<Item = Option<&'t str>>,
-        flagged_error: bool,
-    ) -> ResultFacts {
+    pub(crate) fn of_texts<'t, I>(texts: I, flagged_error: bool) -> ResultFacts
+    where
+        I: IntoIterator<Item = Option<&'t str>> + Clone,
+    {
         let mut facts = ResultFacts {
             blank: true,
             ..ResultFacts::default()
         };
-        let mut names_missing = false;
-        for text in texts {
-            let Some(text) = text.filter(|t| t.len() <= MAX_SCANNED_TEXT_BYTES) else {
+        let scanned = |texts: I| {
+            texts
+                .into_iter()
+                .map(|text| text.filter(|t| t.len() <= MAX_SCANNED_TEXT_BYTES))
+        };
+        for text in scanned(texts.clone()) {
+            let Some(text) = text else {
                 facts.blank = false;
                 continue;
             };
             facts.blank &= is_blank(text);
             facts.failed |= reports_failure(text);
-            names_missing |= names_missing_tool(text);
         }
-        facts.missing_tool = names_missing && (flagged_error || facts.failed);
+        // The missing-tool scan is the costly one: only failures are scanned.
+        facts.missing_tool = (flagged_error || facts.failed)
+            && scanned(texts).flatten().any(names_missing_tool);
         facts
     }
 
