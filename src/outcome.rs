@@ -165,8 +165,8 @@ impl ResultFacts {
             facts.failed |= reports_failure(text);
         }
         // The missing-tool scan is the costly one: only failures are scanned.
-        facts.missing_tool = (flagged_error || facts.failed)
-            && scanned(texts).flatten().any(names_missing_tool);
+        facts.missing_tool =
+            (flagged_error || facts.failed) && scanned(texts).flatten().any(names_missing_tool);
         facts
     }
 
