@@ -16,6 +16,8 @@ export type DetectorId =
   | "error_repeat"
   | "max_turns"
   | "tool_cap"
+  /** `preset: "openclaw"` only: one tool cycling a few argument patterns without progress. */
+  | "argument_churn"
   /** Set only by the JS wrapper: the wasm core failed and the call was allowed (fail-open). */
   | "internal_error";
 

@@ -6,6 +6,7 @@ use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
 use crate::history::{fingerprint, CallRecord, CompactionWatch, Fingerprint, RecordState, Run};
 use crate::input::{parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
+use crate::openclaw::Engine as OpenClawEngine;
 use crate::outcome::{
     digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
 };
@@ -21,6 +22,8 @@ pub struct Guard {
     config: Config,
     runs: RunTable,
     stats: Counters,
+    /// The runs under `preset: "openclaw"`, which has its own detection.
+    openclaw: Option<OpenClawEngine>,
 }
 
 impl Guard {
@@ -28,6 +31,7 @@ impl Guard {
     pub fn new(config: &Value) -> Result<Guard, GuardError> {
         let config = Config::from_json(config)?;
         Ok(Guard {
+            openclaw: config.openclaw.then(OpenClawEngine::default),
             runs: RunTable::new(config.max_runs),
             config,
             stats: Counters::default(),
@@ -77,6 +81,15 @@ impl Guard {
     }
 
     fn check_input(&mut self, call: &CallInput, now_ms: f64) -> Result<Answer, GuardError> {
+        if let Some(engine) = &mut self.openclaw {
+            let answer = match self.config.enabled {
+                true => engine.check(&self.config, call)?,
+                false => Answer::Allow,
+            };
+            self.stats.checks += 1;
+            self.stats.count_answer(&answer);
+            return Ok(answer);
+        }
         let (args, kind) = self.computed_fingerprint(call)?;
         self.stats.checks += 1;
         let answer = self.check_call(call, args, kind, now_ms);
@@ -102,6 +115,21 @@ impl Guard {
             result,
             error,
         } = parse_outcome(outcome_json, self.config.max_record_bytes)?;
+        if let Some(engine) = &mut self.openclaw {
+            let input = OutcomeInput {
+                call,
+                result,
+                error,
+            };
+            let answer = match self.config.enabled {
+                true => engine.record(&self.config, &input, side_text)?,
+                false => Answer::Allow,
+            };
+            let OutcomeInput { call, .. } = input;
+            return Ok(self
+                .recorded(answer)
+                .into_verdict(&call.tool, call.run_id.as_deref()));
+        }
         // Fingerprints only: the parsed result and error hold raw content, zeroed when dropped.
         let (result, error) = (RawContent(result), RawContent(error));
         let answer = if self.config.enabled {
@@ -132,7 +160,8 @@ impl Guard {
         now_ms: f64,
     ) -> Result<Option<Answer>, GuardError> {
         let bytes = fields.byte_len() + result.byte_len();
-        if !self.fits_any_record(bytes, result.part_count()) {
+        // The `openclaw` preset reads results as JSON trees: it takes the JSON record.
+        if self.openclaw.is_some() || !self.fits_any_record(bytes, result.part_count()) {
             return Ok(None);
         }
         let call = fields.call()?;
@@ -196,6 +225,12 @@ impl Guard {
 
     /// The host compacted the run's context: arm the post-compaction guard.
     pub fn compacted(&mut self, run_id: Option<&str>) {
+        if let Some(engine) = &mut self.openclaw {
+            if self.config.enabled && self.config.post_compaction_guard.enabled {
+                engine.compacted(&self.config, run_id);
+            }
+            return;
+        }
         let guard = &self.config.post_compaction_guard;
         if !self.config.enabled || !guard.enabled {
             return;
@@ -217,6 +252,9 @@ impl Guard {
 
     /// Forget a run.
     pub fn end_run(&mut self, run_id: Option<&str>) {
+        if let Some(engine) = &mut self.openclaw {
+            engine.end_run(run_id);
+        }
         self.runs.remove(run_id);
     }
 
@@ -238,9 +276,14 @@ impl Guard {
         Ok(run_id)
     }
 
+    fn live_runs(&self) -> usize {
+        let openclaw = self.openclaw.as_ref().map_or(0, OpenClawEngine::live_runs);
+        self.runs.live_runs() + openclaw
+    }
+
     pub fn stats(&self) -> Stats {
         self.stats
-            .report(self.runs.live_runs() as u64, self.runs.evicted())
+            .report(self.live_runs() as u64, self.runs.evicted())
     }
 
     /// The proposal for a call of `tool` (`tool_index`: its index in the run's table, if any), with

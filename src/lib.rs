@@ -21,6 +21,7 @@ mod json;
 mod json_writer;
 mod keys;
 mod messages;
+mod openclaw;
 pub mod outcome;
 mod outcome_fields;
 mod runs;

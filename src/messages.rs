@@ -38,6 +38,11 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
              calls. The cycle is not making progress. Do not continue it: change approach, or tell the \
              user what is blocking you."
         ),
+        (DetectorId::ArgumentChurn, _) => format!(
+            "Loop warning: `{tool}` keeps cycling a few argument patterns that all return one \
+             unchanging outcome ({n} calls). This tool call remains allowed, but the churn is not \
+             progress: change approach or report what is blocking you."
+        ),
         (DetectorId::UnknownToolRepeat, _) => format!(
             "Refused: the tool `{tool}` does not exist here; calls to it failed {n} times. Do not call it \
              again. Use only the tools you were given, or answer without this tool."
@@ -118,7 +123,10 @@ pub fn forecast(finding: &Finding, tool: &str) -> String {
             "its limit of {} calls in its time window is reached",
             finding.threshold
         ),
-        DetectorId::PingPong | DetectorId::Cycle | DetectorId::PostCompactionLoop => {
+        DetectorId::PingPong
+        | DetectorId::Cycle
+        | DetectorId::PostCompactionLoop
+        | DetectorId::ArgumentChurn => {
             format!("{n} calls made no progress")
         }
     };
