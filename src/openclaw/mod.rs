@@ -12,7 +12,7 @@ mod outcome;
 mod text;
 
 use crate::canonical::Digest;
-use crate::config::Config;
+use crate::config::{Config, Policy};
 use crate::error::GuardError;
 use crate::input::{CallInput, OutcomeInput};
 use crate::verdict::{Action, Answer, DetectorId, Level, Observed, Refusal, Verdict};
@@ -173,7 +173,19 @@ impl Engine {
             ""
         };
         run.refused_before = true;
-        run.attach(call_id, &signature, Outcome::veto(), history_size);
+        if config.policy == Policy::Enforce {
+            run.attach(call_id, &signature, Outcome::veto(), history_size);
+        } else {
+            // Under `inject` and `shadow` the call runs after all: its outcome will attach.
+            run.push(
+                Record {
+                    signature,
+                    call_id,
+                    outcome: None,
+                },
+                history_size,
+            );
+        }
         let action = if stops { Action::Stop } else { Action::Block };
         let verdict = verdict(&found, action, &call.tool, run_id, suffix);
         Ok(Answer::Verdict(verdict.under_policy(config.policy)))
