@@ -301,6 +301,9 @@ impl Config {
             config.poll_tools = tools;
         }
         config.check_order()?;
+        if config.openclaw {
+            crate::openclaw::reject_unused_fields(map)?;
+        }
         Ok(config)
     }
 

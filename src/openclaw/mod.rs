@@ -18,7 +18,7 @@ use crate::input::{CallInput, OutcomeInput};
 use crate::verdict::{Action, Answer, DetectorId, Level, Observed, Refusal, Verdict};
 use detect::{detect, Found, Limits, WarningKey};
 use outcome::{outcome_of, Outcome};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 
 /// OpenClaw's window, thresholds and post-compaction window; `Config::from_json` applies them
@@ -32,6 +32,41 @@ pub fn apply_preset(config: &mut Config) {
     config.unknown_tool_threshold = 10;
     config.post_compaction_guard.window_size = 3;
     config.max_turns = None;
+}
+
+/// Fields of this guard's own detectors, which OpenClaw's detection does not have.
+const UNUSED_FIELDS: &[&str] = &[
+    "criticalLaps",
+    "maxCyclePeriod",
+    "maxTurns",
+    "patientPollMs",
+    "pollBudgetMs",
+    "tools",
+    "volatileKeys",
+    "pollTools",
+];
+
+/// Under `preset: "openclaw"` a field that could not change any verdict is an error, not ignored.
+pub fn reject_unused_fields(map: &Map<String, Value>) -> Result<(), GuardError> {
+    let detectors = map.get("detectors").and_then(Value::as_object);
+    let unused = UNUSED_FIELDS
+        .iter()
+        .map(|key| (*key).to_owned())
+        .chain(["cycle", "stall", "errorRepeat"].iter().filter_map(|key| {
+            detectors
+                .filter(|d| d.contains_key(*key))
+                .map(|_| format!("detectors.{key}"))
+        }))
+        .find(|field| field.starts_with("detectors.") || map.contains_key(field));
+    match unused {
+        Some(field) => Err(GuardError::config(
+            &field,
+            format!(
+                "{field} has no effect under preset \"openclaw\" (OpenClaw has no such setting)"
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Most warning keys remembered per run (the oldest is forgotten first).
