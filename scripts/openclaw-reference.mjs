@@ -106,6 +106,17 @@ class ReferenceGuard {
     throw new Error("the post-compaction guard is not part of the detector module");
   }
 
+  /** A round trip through a snapshot must be transparent: the reference keeps a copy of the run. */
+  exportRun(runId) {
+    const mine = (r) => (r.runId ?? null) === (runId ?? null);
+    return { runId: runId ?? null, history: structuredClone((this.state.toolCallHistory ?? []).filter(mine)) };
+  }
+
+  importRun(snapshot) {
+    this.state.toolCallHistory = [...(this.state.toolCallHistory ?? []), ...snapshot.history];
+    return snapshot.runId;
+  }
+
   endRun(runId) {
     this.state.toolCallHistory = (this.state.toolCallHistory ?? []).filter((r) => (r.runId ?? null) !== (runId ?? null));
   }

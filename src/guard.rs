@@ -261,6 +261,9 @@ impl Guard {
     /// A snapshot of one run's state (fingerprints and counters only); an unknown run gives the
     /// snapshot of an empty run.
     pub fn export_run(&self, run_id: Option<&str>) -> Vec<u8> {
+        if let Some(engine) = &self.openclaw {
+            return engine.export_run(run_id);
+        }
         match self.runs.peek(run_id) {
             Some(run) => snapshot::encode(run_id, run),
             None => snapshot::encode(run_id, &Run::default()),
@@ -270,6 +273,9 @@ impl Guard {
     /// Restores a run from `export_run`'s bytes (replacing any run with that id); returns its id.
     /// The window is cut to this guard's `historySize`.
     pub fn import_run(&mut self, bytes: &[u8]) -> Result<Option<String>, GuardError> {
+        if let Some(engine) = &mut self.openclaw {
+            return engine.import_run(&self.config, bytes);
+        }
         let (run_id, mut run) = snapshot::decode(bytes)?;
         run.keep_newest(self.config.history_size as usize);
         *self.runs.get_or_create(run_id.as_deref()) = run;

@@ -135,3 +135,33 @@ fn inject_policy_turns_openclaw_refusals_into_warnings() {
     assert_eq!(more[9]["count"], 30);
     assert_eq!(more[8]["count"], 29);
 }
+
+#[test]
+fn snapshots_of_the_two_engines_are_not_interchangeable() {
+    let mut openclaw = guard(json!({}));
+    let mut default = Guard::new(&json!({})).unwrap();
+    repeat(&mut openclaw, 3, "read", &json!({"p": 1}), "same");
+    repeat(&mut default, 3, "read", &json!({"p": 1}), "same");
+    let from_openclaw = openclaw.export_run(None);
+    let from_default = default.export_run(None);
+    assert_eq!(
+        default
+            .import_run(&from_openclaw)
+            .unwrap_err()
+            .code
+            .as_str(),
+        "invalid_snapshot"
+    );
+    assert_eq!(
+        openclaw
+            .import_run(&from_default)
+            .unwrap_err()
+            .code
+            .as_str(),
+        "invalid_snapshot"
+    );
+    let mut corrupt = from_openclaw.clone();
+    corrupt[10] ^= 1;
+    assert!(openclaw.import_run(&corrupt).is_err());
+    assert_eq!(openclaw.import_run(&from_openclaw).unwrap(), None);
+}

@@ -9,6 +9,7 @@
 mod detect;
 mod messages;
 mod outcome;
+mod snapshot;
 mod text;
 
 use crate::canonical::Digest;
@@ -83,7 +84,8 @@ pub struct Signature {
 #[derive(Debug, Clone)]
 pub struct Record {
     pub signature: Signature,
-    call_id: Option<Box<str>>,
+    /// The call id's lookup key (`CallInput::call_id_key`).
+    pub call_id: Option<u64>,
     pub outcome: Option<Outcome>,
 }
 
@@ -174,7 +176,7 @@ impl Engine {
         let history_size = config.history_size as usize;
         let run = self.run(run_id, config.max_runs);
         let known_poll = is_known_poll(&signature.tool, &args);
-        let call_id = call.call_id.as_deref().map(Box::from);
+        let call_id = call.call_id_key;
         let Some(found) = detect(&run.records, &signature, known_poll, &limits) else {
             run.push(
                 Record {
@@ -257,8 +259,7 @@ impl Engine {
         let run = self.run(run_id, config.max_runs);
         let hash = outcome.hash;
         if !outcome.is_empty() {
-            let call_id = call.call_id.as_deref().map(Box::from);
-            run.attach(call_id, &signature, outcome, history_size);
+            run.attach(call.call_id_key, &signature, outcome, history_size);
         }
         let Some(count) = run.after_compaction(&signature, hash, window) else {
             return Ok(Answer::allow(config.policy, &call.tool, run_id));
@@ -288,6 +289,33 @@ impl Engine {
         self.runs.remove(&run_id.map(str::to_owned));
     }
 
+    /// A snapshot of one run (an unknown run gives the snapshot of an empty run).
+    pub fn export_run(&self, run_id: Option<&str>) -> Vec<u8> {
+        match self.runs.get(&run_id.map(str::to_owned)) {
+            Some(run) => snapshot::encode(run_id, run),
+            None => snapshot::encode(run_id, &RunState::default()),
+        }
+    }
+
+    /// Restores a run from `export_run`'s bytes (replacing any run with that id), its window cut
+    /// to `historySize`; returns its id.
+    pub fn import_run(
+        &mut self,
+        config: &Config,
+        bytes: &[u8],
+    ) -> Result<Option<String>, GuardError> {
+        let (run_id, mut restored) = snapshot::decode(bytes)?;
+        let excess = restored
+            .records
+            .len()
+            .saturating_sub(config.history_size as usize);
+        restored.records.drain(..excess);
+        let run = self.run(run_id.as_deref(), config.max_runs);
+        restored.serial = run.serial;
+        *run = restored;
+        Ok(run_id)
+    }
+
     pub fn live_runs(&self) -> usize {
         self.runs.len()
     }
@@ -304,7 +332,7 @@ impl RunState {
     /// outcome has one); with none, the outcome becomes a record of its own.
     fn attach(
         &mut self,
-        call_id: Option<Box<str>>,
+        call_id: Option<u64>,
         signature: &Signature,
         outcome: Outcome,
         history_size: usize,
