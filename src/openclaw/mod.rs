@@ -12,7 +12,7 @@ mod outcome;
 mod snapshot;
 mod text;
 
-use crate::canonical::Digest;
+use crate::canonical::{write_value, Digest, HashSink, KeepAll};
 use crate::config::{Config, Policy};
 use crate::error::GuardError;
 use crate::input::{CallInput, OutcomeInput};
@@ -125,6 +125,23 @@ fn normalise_tool(tool: &str) -> Box<str> {
     }
 }
 
+/// The call's signature. An `exec` call's `title` only labels it for display, so it is left out
+/// (as OpenClaw's source does after 2026.9.6; issue 17 asks for it).
+fn signature_of(call: &CallInput, args: &Value) -> Result<Signature, GuardError> {
+    let tool = normalise_tool(&call.tool);
+    let args = match args.as_object() {
+        Some(map) if &*tool == "exec" && map.contains_key("title") => {
+            let mut untitled = map.clone();
+            untitled.remove("title");
+            let mut sink = HashSink::new();
+            write_value(&Value::Object(untitled), &KeepAll, &mut sink);
+            sink.finish()
+        }
+        _ => call.args_digest()?,
+    };
+    Ok(Signature { tool, args })
+}
+
 /// `process` polls and log reads, and `command_status`.
 fn is_known_poll(tool: &str, args: &Value) -> bool {
     tool == "command_status"
@@ -159,10 +176,7 @@ impl Engine {
     /// Before dispatch.
     pub fn check(&mut self, config: &Config, call: &CallInput) -> Result<Answer, GuardError> {
         let args = call.args()?;
-        let signature = Signature {
-            tool: normalise_tool(&call.tool),
-            args: call.args_digest()?,
-        };
+        let signature = signature_of(call, &args)?;
         let run_id = call.run_id.as_deref();
         let limits = Limits {
             warning: config.warning_threshold,
@@ -239,10 +253,7 @@ impl Engine {
     ) -> Result<Answer, GuardError> {
         let call = &input.call;
         let args = call.args()?;
-        let signature = Signature {
-            tool: normalise_tool(&call.tool),
-            args: call.args_digest()?,
-        };
+        let signature = signature_of(call, &args)?;
         let run_id = call.run_id.as_deref();
         let result = match (side_text, &input.result) {
             (Some(text), Some(result)) => Some(with_side_text(result, text)),
