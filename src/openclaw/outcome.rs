@@ -189,17 +189,22 @@ fn error_text(error: &Value) -> String {
     }
 }
 
-/// The text parts (`{type, text}` with string fields), joined by newlines and trimmed.
+/// The text parts (`{type, text}` with string fields), joined by newlines and trimmed. A long
+/// text the host handed over as its SHA-256 (`textSha256`) stands in by that digest.
 fn text_content(result: &Map<String, Value>) -> String {
     let Some(Value::Array(parts)) = result.get("content") else {
         return String::new();
     };
-    let texts: Vec<&str> = parts
+    let texts: Vec<String> = parts
         .iter()
         .filter_map(|part| {
             let part = part.as_object()?;
             part.get("type")?.as_str()?;
-            part.get("text")?.as_str()
+            match (part.get("text"), part.get("textSha256")) {
+                (Some(Value::String(text)), _) => Some(text.clone()),
+                (None, Some(Value::String(hex))) => Some(format!("\u{0}sha256:{hex}")),
+                _ => None,
+            }
         })
         .collect();
     js_trim(&texts.join("\n")).to_owned()
