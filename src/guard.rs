@@ -16,6 +16,7 @@ use crate::snapshot;
 use crate::stats::{Counters, Stats};
 use crate::tools::{kind_of, ToolKind};
 use crate::verdict::{Action, Answer, DetectorId, Finding, Level, Verdict};
+use crate::volatile_table::{is_send, SEND_VOLATILE_KEYS};
 use serde_json::Value;
 
 pub struct Guard {
@@ -125,7 +126,13 @@ impl Guard {
                 true => engine.record(&self.config, &input, side_text)?,
                 false => Answer::Allow,
             };
-            let OutcomeInput { call, .. } = input;
+            let OutcomeInput {
+                call,
+                result,
+                error,
+            } = input;
+            // Fingerprints only: the raw content is zeroed as it goes.
+            result.into_iter().chain(error).for_each(scrub);
             return Ok(self
                 .recorded(answer)
                 .into_verdict(&call.tool, call.run_id.as_deref()));
@@ -481,7 +488,7 @@ struct OutcomeCall {
 }
 
 /// Zeroes the text a parsed value holds (strings and keys) as it is dropped.
-fn scrub(value: Value) {
+pub(crate) fn scrub(value: Value) {
     fn zero(text: String) {
         let mut bytes = text.into_bytes();
         bytes.fill(0);
@@ -505,6 +512,8 @@ fn scrub(value: Value) {
 struct OutcomeDigester<'a> {
     tool: &'a str,
     exec_like: bool,
+    /// A delivering call (`volatile_table::is_send`).
+    send: bool,
     keys: ToolVolatileKeys<'a>,
     pointers: &'a [String],
 }
@@ -513,12 +522,20 @@ impl<'a> OutcomeDigester<'a> {
     fn new(config: &'a Config, call: &'a CallInput, kind: ToolKind) -> Self {
         let tool = &*call.tool;
         let settings = config.tools.get(tool);
+        // Only `message` needs its arguments (its action) to tell whether it delivers.
+        let args = match tool {
+            "message" => call.args().unwrap_or_default(),
+            _ => Value::Null,
+        };
+        let send = is_send(tool, &args);
         OutcomeDigester {
             tool,
             exec_like: tool == "exec" || (tool == "process" && kind == ToolKind::Poll),
+            send,
             keys: ToolVolatileKeys {
                 global: &config.volatile_keys,
                 tool: settings.map_or(&[][..], |s| &s.ignore_keys),
+                table: if send { SEND_VOLATILE_KEYS } else { &[] },
             },
             pointers: settings.map_or(&[][..], |s| &s.ignore_pointers),
         }
@@ -526,7 +543,7 @@ impl<'a> OutcomeDigester<'a> {
 
     /// A result handed over field by field: framed directly when no profile or pointer applies.
     fn fields(&self, result: &ResultFields) -> Result<OutcomeDigest, GuardError> {
-        if !self.exec_like && self.tool != "write" && self.pointers.is_empty() {
+        if !self.exec_like && !self.send && self.tool != "write" && self.pointers.is_empty() {
             return digest_result_fields(result, &self.keys);
         }
         self.tree(&RawContent(result.tree()?), &RawContent(None), None)
@@ -546,6 +563,7 @@ impl<'a> OutcomeDigester<'a> {
                 result,
                 error,
                 side_text,
+                send: self.send,
             };
             digest_outcome(&parts, &self.keys)
         };

@@ -18,6 +18,7 @@ mod guard;
 mod history;
 pub mod input;
 mod json;
+mod json_text;
 mod json_writer;
 mod keys;
 mod messages;
@@ -30,6 +31,7 @@ pub mod stats;
 mod tool_table;
 mod tools;
 pub mod verdict;
+mod volatile_table;
 
 #[cfg(target_arch = "wasm32")]
 mod bindings;

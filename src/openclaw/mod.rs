@@ -12,7 +12,7 @@ mod outcome;
 mod snapshot;
 mod text;
 
-use crate::canonical::{write_value, Digest, HashSink, KeepAll};
+use crate::canonical::{write_object_without, Digest, HashSink, KeepAll};
 use crate::config::{Config, Policy};
 use crate::error::GuardError;
 use crate::input::{CallInput, OutcomeInput};
@@ -50,24 +50,25 @@ const UNUSED_FIELDS: &[&str] = &[
 /// Under `preset: "openclaw"` a field that could not change any verdict is an error, not ignored.
 pub fn reject_unused_fields(map: &Map<String, Value>) -> Result<(), GuardError> {
     let detectors = map.get("detectors").and_then(Value::as_object);
-    let unused = UNUSED_FIELDS
-        .iter()
-        .map(|key| (*key).to_owned())
-        .chain(["cycle", "stall", "errorRepeat"].iter().filter_map(|key| {
-            detectors
-                .filter(|d| d.contains_key(*key))
-                .map(|_| format!("detectors.{key}"))
-        }))
-        .find(|field| field.starts_with("detectors.") || map.contains_key(field));
-    match unused {
-        Some(field) => Err(GuardError::config(
-            &field,
+    let unused = |field: &str| {
+        GuardError::config(
+            field,
             format!(
                 "{field} has no effect under preset \"openclaw\" (OpenClaw has no such setting)"
             ),
-        )),
-        None => Ok(()),
+        )
+    };
+    for key in UNUSED_FIELDS {
+        if map.contains_key(*key) {
+            return Err(unused(key));
+        }
     }
+    for key in ["cycle", "stall", "errorRepeat"] {
+        if detectors.is_some_and(|d| d.contains_key(key)) {
+            return Err(unused(&format!("detectors.{key}")));
+        }
+    }
+    Ok(())
 }
 
 /// Most warning keys remembered per run (the oldest is forgotten first).
@@ -116,7 +117,7 @@ pub struct Engine {
 
 /// OpenClaw's tool-name normalisation: lower case, and its aliases.
 fn normalise_tool(tool: &str) -> Box<str> {
-    let lower = tool.trim().to_lowercase();
+    let lower = tool.trim().to_ascii_lowercase();
     match lower.as_str() {
         "bash" => "exec".into(),
         "apply-patch" => "apply_patch".into(),
@@ -131,10 +132,8 @@ fn signature_of(call: &CallInput, args: &Value) -> Result<Signature, GuardError>
     let tool = normalise_tool(&call.tool);
     let args = match args.as_object() {
         Some(map) if &*tool == "exec" && map.contains_key("title") => {
-            let mut untitled = map.clone();
-            untitled.remove("title");
             let mut sink = HashSink::new();
-            write_value(&Value::Object(untitled), &KeepAll, &mut sink);
+            write_object_without(map, &["title"], &KeepAll, &mut sink);
             sink.finish()
         }
         _ => call.args_digest()?,
@@ -255,15 +254,12 @@ impl Engine {
         let args = call.args()?;
         let signature = signature_of(call, &args)?;
         let run_id = call.run_id.as_deref();
-        let result = match (side_text, &input.result) {
-            (Some(text), Some(result)) => Some(with_side_text(result, text)),
-            _ => input.result.clone(),
-        };
         let outcome = outcome_of(
             &signature.tool,
             &args,
-            result.as_ref(),
+            input.result.as_ref(),
             input.error.as_ref(),
+            side_text,
         );
         let history_size = config.history_size as usize;
         let window = config.post_compaction_guard.window_size;
@@ -407,22 +403,6 @@ impl RunState {
         }
         (same >= window).then_some(same)
     }
-}
-
-/// The result with the text passed beside it put into its `{"type": "text", "textSide": true}`
-/// part.
-fn with_side_text(result: &Value, text: &[u8]) -> Value {
-    let mut result = result.clone();
-    let parts = result.get_mut("content").and_then(Value::as_array_mut);
-    for part in parts.into_iter().flatten() {
-        if let Some(part) = part.as_object_mut() {
-            if part.remove("textSide") == Some(Value::Bool(true)) {
-                let text = String::from_utf8_lossy(text).into_owned();
-                part.insert("text".to_owned(), Value::String(text));
-            }
-        }
-    }
-    result
 }
 
 /// The verdict for a finding, with `action` (a second refusal stops the run).

@@ -5,8 +5,11 @@
 //! everything else by `details` and the text parts.
 
 use super::text::{exec_failure_shape, unknown_tool_name};
-use crate::canonical::{format_number, write_value, ByteSink, Digest, HashSink, KeepAll};
-use serde_json::{json, Map, Value};
+use crate::canonical::{
+    format_number, write_string, write_value, ByteSink, Digest, HashSink, KeepAll,
+};
+use crate::volatile_table::{is_send, without_send_ids};
+use serde_json::{Map, Value};
 
 /// What an outcome says about the no-progress streaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,48 +64,53 @@ impl Outcome {
     }
 }
 
-/// Stands for a field the result does not have (distinct from `null`, as in OpenClaw's hashing).
-const ABSENT: &str = "\u{0}absent";
+/// One field of a digested tuple.
+#[derive(Clone, Copy)]
+enum F<'a> {
+    Str(&'a str),
+    Val(&'a Value),
+    Bool(bool),
+    Null,
+    /// A field the result does not have (distinct from `null`, as in OpenClaw's hashing).
+    Absent,
+    EmptyObject,
+}
 
-/// `message` actions that deliver something and so answer with fresh per-send ids.
-const SEND_ACTIONS: &[&str] = &[
-    "send",
-    "broadcast",
-    "reply",
-    "thread-reply",
-    "sendWithEffect",
-    "sendAttachment",
-    "upload-file",
-    "sticker",
-    "poll",
-];
-
-/// Per-send ids and timestamps dropped from a send's details before hashing.
-const VOLATILE_SEND_KEYS: &[&str] = &[
-    "messageId",
-    "message_id",
-    "messageIds",
-    "platformMessageId",
-    "platformMessageIds",
-    "fileId",
-    "file_id",
-    "fileKey",
-    "pollId",
-    "poll_id",
-    "receipt",
-    "runId",
-    "idempotencyKey",
-    "ts",
-    "timestamp",
-    "sentAt",
-    "deliveredAt",
-    "createdAt",
-];
-
-fn digest(value: &Value) -> Digest {
+/// The digest of named fields, written as JSON in a fixed order (equal tuples, equal digests;
+/// nothing is built or copied).
+fn digest_fields(fields: &[(&str, F)]) -> Digest {
     let mut sink = HashSink::new();
-    write_value(value, &KeepAll, &mut sink);
+    for (key, field) in fields {
+        write_string(key, &mut sink);
+        match field {
+            F::Str(s) => write_string(s, &mut sink),
+            F::Val(v) => write_value(v, &KeepAll, &mut sink),
+            F::Bool(true) => sink.put(b"true"),
+            F::Bool(false) => sink.put(b"false"),
+            F::Null => sink.put(b"null"),
+            F::Absent => sink.put(b"~"),
+            F::EmptyObject => sink.put(b"{}"),
+        }
+    }
     sink.finish()
+}
+
+/// A field of `details` as it is (absent when missing).
+fn field<'a>(details: &'a Map<String, Value>, key: &str) -> F<'a> {
+    details.get(key).map_or(F::Absent, F::Val)
+}
+
+/// A field of `details` as it is, `null` when missing.
+fn field_or_null<'a>(details: &'a Map<String, Value>, key: &str) -> F<'a> {
+    details.get(key).map_or(F::Null, F::Val)
+}
+
+/// A string field of `details`, else `fallback`.
+fn string_or<'a>(details: &'a Map<String, Value>, key: &str, fallback: F<'a>) -> F<'a> {
+    details
+        .get(key)
+        .and_then(Value::as_str)
+        .map_or(fallback, F::Str)
 }
 
 /// The fingerprints of what a call of `tool` (already normalised) with `args` returned or threw.
@@ -111,16 +119,14 @@ pub fn outcome_of(
     args: &Value,
     result: Option<&Value>,
     error: Option<&Value>,
+    side_text: Option<&[u8]>,
 ) -> Outcome {
     if let Some(error) = error.filter(|e| !e.is_null()) {
         let text = error_text(error);
-        let mut sink = HashSink::new();
-        sink.put(b"error:");
-        write_value(&Value::String(text.clone()), &KeepAll, &mut sink);
         return Outcome {
             no_progress: true,
             unknown_tool: unknown_tool_name(&text),
-            ..Outcome::plain(sink.finish())
+            ..Outcome::plain(digest_fields(&[("error", F::Str(&text))]))
         };
     }
     let Some(result) = result else {
@@ -130,14 +136,12 @@ pub fn outcome_of(
         };
     };
     let Value::Object(result) = result else {
-        return Outcome::plain(digest(result));
+        return Outcome::plain(digest_fields(&[("value", F::Val(result))]));
     };
     let empty = Map::new();
-    let details = match result.get("details") {
-        Some(Value::Object(details)) => details,
-        _ => &empty,
-    };
-    let text = text_content(result);
+    let details_value = result.get("details").filter(|d| d.is_object());
+    let details = details_value.and_then(Value::as_object).unwrap_or(&empty);
+    let text = text_content(result, side_text);
     if details.get("status").and_then(Value::as_str) == Some("blocked")
         && details.get("deniedReason").and_then(Value::as_str) == Some("tool-loop")
     {
@@ -151,7 +155,7 @@ pub fn outcome_of(
     if tool == "write" && details.get("changed") == Some(&Value::Bool(false)) {
         return Outcome {
             no_progress: true,
-            ..Outcome::plain(digest(&json!({ "status": "unchanged" })))
+            ..Outcome::plain(digest_fields(&[("status", F::Str("unchanged"))]))
         };
     }
     if tool == "process" {
@@ -160,12 +164,16 @@ pub fn outcome_of(
         }
     }
     if is_send(tool, args) {
-        return Outcome::plain(digest(&without_send_ids(&Value::Object(details.clone()))));
+        let stripped = without_send_ids(details_value.unwrap_or(&Value::Null), true);
+        let hash = digest_fields(&[("details", F::Val(&stripped))]);
+        crate::guard::scrub(stripped);
+        return Outcome::plain(hash);
     }
-    Outcome::plain(digest(&json!({
-        "details": Value::Object(details.clone()),
-        "text": text,
-    })))
+    let details = details_value.map_or(F::EmptyObject, F::Val);
+    Outcome::plain(digest_fields(&[
+        ("details", details),
+        ("text", F::Str(&text)),
+    ]))
 }
 
 /// An error's text: a string as is, an error object's `message` (or `name`), else its JSON.
@@ -190,24 +198,39 @@ fn error_text(error: &Value) -> String {
 }
 
 /// The text parts (`{type, text}` with string fields), joined by newlines and trimmed. A long
-/// text the host handed over as its SHA-256 (`textSha256`) stands in by that digest.
-fn text_content(result: &Map<String, Value>) -> String {
+/// text the host handed over as its SHA-256 (`textSha256`) stands in by that digest; one passed
+/// beside the record (`textSide`) is `side_text`.
+fn text_content(result: &Map<String, Value>, side_text: Option<&[u8]>) -> String {
     let Some(Value::Array(parts)) = result.get("content") else {
         return String::new();
     };
-    let texts: Vec<String> = parts
-        .iter()
-        .filter_map(|part| {
-            let part = part.as_object()?;
-            part.get("type")?.as_str()?;
-            match (part.get("text"), part.get("textSha256")) {
-                (Some(Value::String(text)), _) => Some(text.clone()),
-                (None, Some(Value::String(hex))) => Some(format!("\u{0}sha256:{hex}")),
-                _ => None,
-            }
-        })
-        .collect();
-    js_trim(&texts.join("\n")).to_owned()
+    let side = side_text.map(String::from_utf8_lossy);
+    let mut joined = String::new();
+    let mut first = true;
+    for part in parts.iter().filter_map(Value::as_object) {
+        if !part.get("type").is_some_and(Value::is_string) {
+            continue;
+        }
+        let (text, marker) = match (part.get("text"), part.get("textSha256")) {
+            (Some(Value::String(text)), _) => (text.as_str(), ""),
+            (None, Some(Value::String(hex))) => (hex.as_str(), "\u{0}sha256:"),
+            _ => match (&side, part.get("textSide")) {
+                (Some(side), Some(Value::Bool(true))) => (side.as_ref(), ""),
+                _ => continue,
+            },
+        };
+        if !first {
+            joined.push('\n');
+        }
+        first = false;
+        joined.push_str(marker);
+        joined.push_str(text);
+    }
+    let trimmed = js_trim(&joined).len();
+    if trimmed != joined.len() {
+        joined = js_trim(&joined).to_owned();
+    }
+    joined
 }
 
 /// `String#trim`: Unicode white space and the byte-order mark.
@@ -224,139 +247,101 @@ fn non_blank<'a>(details: &'a Map<String, Value>, key: &str) -> Option<&'a str> 
         .filter(|s| !s.is_empty())
 }
 
-fn string_or(details: &Map<String, Value>, key: &str, fallback: Value) -> Value {
-    details
-        .get(key)
-        .and_then(Value::as_str)
-        .map_or(fallback, |s| Value::String(s.to_owned()))
-}
-
 /// `exec` results with a known status; `None` leaves them to the generic hashing.
 fn exec_outcome(details: &Map<String, Value>, text: &str) -> Option<Outcome> {
     let status = details.get("status")?.as_str()?;
-    let timed_out = details.get("timedOut") == Some(&Value::Bool(true));
+    let timed_out = F::Bool(details.get("timedOut") == Some(&Value::Bool(true)));
     match status {
-        "running" => Some(Outcome::plain(digest(&json!({
-            "status": status,
-            "tail": string_or(details, "tail", json!("")),
-        })))),
+        "running" => Some(Outcome::plain(digest_fields(&[
+            ("status", F::Str(status)),
+            ("tail", string_or(details, "tail", F::Str(""))),
+        ]))),
         "completed" | "failed" => {
             let exit_code = details.get("exitCode").filter(|c| c.is_number());
+            let exit = exit_code.map_or(F::Null, F::Val);
             let output = non_blank(details, "aggregated").unwrap_or(text);
-            let hash = digest(&json!({
-                "status": status,
-                "exitCode": exit_code.cloned().unwrap_or(Value::Null),
-                "timedOut": timed_out,
-                "output": output,
-            }));
+            let identity = |output: &str| {
+                digest_fields(&[
+                    ("status", F::Str(status)),
+                    ("exitCode", exit),
+                    ("timedOut", timed_out),
+                    ("output", F::Str(output)),
+                ])
+            };
+            let hash = identity(output);
             let code = exit_code.and_then(Value::as_f64).filter(|c| *c != 0.0);
-            let terminal = code.filter(|code| {
-                !timed_out
+            let terminal = code.is_some_and(|code| {
+                matches!(timed_out, F::Bool(false))
                     && !output.is_empty()
-                    && output != format!("(Command exited with code {})", format_number(*code))
+                    && !is_bare_exit_line(output, code)
             });
             Some(match terminal {
-                Some(_) => Outcome {
+                true => Outcome {
                     kind: OutcomeKind::TerminalExecFailure,
-                    failure_identity: Some(digest(&json!({
-                        "status": status,
-                        "exitCode": exit_code.cloned().unwrap_or(Value::Null),
-                        "timedOut": timed_out,
-                        "output": exec_failure_shape(output),
-                    }))),
+                    failure_identity: Some(identity(&exec_failure_shape(output))),
                     ..Outcome::plain(hash)
                 },
-                None => Outcome::plain(hash),
+                false => Outcome::plain(hash),
             })
         }
-        "approval-pending" | "approval-unavailable" => Some(Outcome::plain(digest(&json!({
-            "status": status,
-            "reason": string_or(details, "reason", Value::Null),
-            "host": string_or(details, "host", Value::Null),
-            "command": string_or(details, "command", json!("")),
-            "warningText": string_or(details, "warningText", json!("")),
-        })))),
+        "approval-pending" | "approval-unavailable" => Some(Outcome::plain(digest_fields(&[
+            ("status", F::Str(status)),
+            ("reason", string_or(details, "reason", F::Null)),
+            ("host", string_or(details, "host", F::Null)),
+            ("command", string_or(details, "command", F::Str(""))),
+            ("warningText", string_or(details, "warningText", F::Str(""))),
+        ]))),
         _ => None,
     }
+}
+
+/// `(Command exited with code N)`: what a non-zero exit prints when the command printed nothing.
+/// (Exit codes are integers; any other number never matches.)
+fn is_bare_exit_line(output: &str, code: f64) -> bool {
+    let digits = output
+        .strip_prefix("(Command exited with code ")
+        .and_then(|rest| rest.strip_suffix(')'));
+    let integral = code.fract() == 0.0 && code.abs() < 1e15;
+    digits.is_some_and(|n| {
+        integral && n.parse::<i64>().ok() == Some(code as i64) && !n.starts_with('+')
+    })
 }
 
 /// `process` polls and log reads, by the fields that show progress.
 fn process_outcome(args: &Value, details: &Map<String, Value>, text: &str) -> Option<Digest> {
     let action = args.get("action")?.as_str()?;
-    let field = |key: &str| details.get(key).cloned().unwrap_or(Value::Null);
-    let status = details
-        .get("status")
-        .cloned()
-        .unwrap_or_else(|| json!(ABSENT));
+    let status = field(details, "status");
     match action {
-        "poll" => Some(digest(&json!({
-            "action": action,
-            "status": status,
-            "exitCode": field("exitCode"),
-            "exitSignal": field("exitSignal"),
-            "aggregated": field("aggregated"),
-            "text": text,
-        }))),
-        "log" => Some(digest(&json!({
-            "action": action,
-            "status": status,
-            "totalLines": field("totalLines"),
-            "totalChars": field("totalChars"),
-            "truncated": field("truncated"),
-            "exitCode": field("exitCode"),
-            "exitSignal": field("exitSignal"),
-            "text": text,
-        }))),
+        "poll" => Some(digest_fields(&[
+            ("action", F::Str(action)),
+            ("status", status),
+            ("exitCode", field_or_null(details, "exitCode")),
+            ("exitSignal", field_or_null(details, "exitSignal")),
+            ("aggregated", field_or_null(details, "aggregated")),
+            ("text", F::Str(text)),
+        ])),
+        "log" => Some(digest_fields(&[
+            ("action", F::Str(action)),
+            ("status", status),
+            ("totalLines", field_or_null(details, "totalLines")),
+            ("totalChars", field_or_null(details, "totalChars")),
+            ("truncated", field_or_null(details, "truncated")),
+            ("exitCode", field_or_null(details, "exitCode")),
+            ("exitSignal", field_or_null(details, "exitSignal")),
+            ("text", F::Str(text)),
+        ])),
         _ => None,
-    }
-}
-
-/// Calls whose results carry fresh per-send ids: session sends and `message` deliveries.
-fn is_send(tool: &str, args: &Value) -> bool {
-    match tool {
-        "sessions_send" | "conversations_send" | "conversations_turn" => true,
-        "message" => args
-            .get("action")
-            .and_then(Value::as_str)
-            .is_some_and(|action| SEND_ACTIONS.contains(&action)),
-        _ => false,
-    }
-}
-
-/// A message object (its own `id` is per send): string `id` and `text`, and a direction, sender,
-/// account or conversation.
-fn is_message_object(map: &Map<String, Value>) -> bool {
-    let is_str = |key: &str| map.get(key).is_some_and(Value::is_string);
-    is_str("id")
-        && is_str("text")
-        && (is_str("direction")
-            || is_str("senderId")
-            || is_str("accountId")
-            || map.get("conversation").is_some_and(Value::is_object))
-}
-
-fn without_send_ids(value: &Value) -> Value {
-    match value {
-        Value::Array(items) => Value::Array(items.iter().map(without_send_ids).collect()),
-        Value::Object(map) => {
-            let drop_id = is_message_object(map);
-            Value::Object(
-                map.iter()
-                    .filter(|(key, _)| {
-                        let volatile = VOLATILE_SEND_KEYS.contains(&key.as_str());
-                        !(volatile || drop_id && *key == "id")
-                    })
-                    .map(|(key, nested)| (key.clone(), without_send_ids(nested)))
-                    .collect(),
-            )
-        }
-        other => other.clone(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    fn of(tool: &str, args: &Value, result: Option<&Value>, error: Option<&Value>) -> Outcome {
+        outcome_of(tool, args, result, error, None)
+    }
 
     fn send(i: u32) -> Value {
         let payload = json!({"ok": true, "runId": format!("run_{i}"), "messageId": format!("m_{i}"),
@@ -367,13 +352,13 @@ mod tests {
     #[test]
     fn sends_drop_per_send_ids_but_keep_route_ids() {
         let args = json!({"action": "send", "text": "hi"});
-        let a = outcome_of("message", &args, Some(&send(1)), None);
-        let b = outcome_of("message", &args, Some(&send(2)), None);
+        let a = of("message", &args, Some(&send(1)), None);
+        let b = of("message", &args, Some(&send(2)), None);
         assert_eq!(a, b);
         let read = json!({"action": "read"});
         assert_ne!(
-            outcome_of("message", &read, Some(&send(1)), None),
-            outcome_of("message", &read, Some(&send(2)), None)
+            of("message", &read, Some(&send(1)), None),
+            of("message", &read, Some(&send(2)), None)
         );
     }
 
@@ -383,13 +368,13 @@ mod tests {
             json!({"content": [{"type": "text", "text": s}],
                    "details": {"status": "failed", "exitCode": 1, "aggregated": s}})
         };
-        let a = outcome_of(
+        let a = of(
             "exec",
             &json!({}),
             Some(&fail("pid 12 failed after 30ms")),
             None,
         );
-        let b = outcome_of(
+        let b = of(
             "exec",
             &json!({}),
             Some(&fail("pid 99 failed after 41ms")),
@@ -400,7 +385,7 @@ mod tests {
         assert_eq!(a.failure_identity, b.failure_identity);
         let bare = fail("(Command exited with code 1)");
         assert_eq!(
-            outcome_of("exec", &json!({}), Some(&bare), None).kind,
+            of("exec", &json!({}), Some(&bare), None).kind,
             OutcomeKind::Plain
         );
     }
@@ -408,11 +393,8 @@ mod tests {
     #[test]
     fn veto_and_errors() {
         let veto = json!({"details": {"status": "blocked", "deniedReason": "tool-loop"}});
-        assert_eq!(
-            outcome_of("x", &json!({}), Some(&veto), None),
-            Outcome::veto()
-        );
-        let e = outcome_of(
+        assert_eq!(of("x", &json!({}), Some(&veto), None), Outcome::veto());
+        let e = of(
             "exec",
             &json!({}),
             None,
@@ -420,6 +402,6 @@ mod tests {
         );
         assert!(e.no_progress);
         assert_eq!(e.unknown_tool.as_deref(), Some("exec"));
-        assert!(outcome_of("x", &json!({}), None, None).is_empty());
+        assert!(of("x", &json!({}), None, None).is_empty());
     }
 }

@@ -66,10 +66,10 @@ struct Reader<'a>(&'a [u8]);
 
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], GuardError> {
-        if self.0.len() < n {
-            return Err(corrupt("truncated"));
-        }
-        let (head, tail) = self.0.split_at(n);
+        let (head, tail) = self
+            .0
+            .split_at_checked(n)
+            .ok_or_else(|| corrupt("truncated"))?;
         self.0 = tail;
         Ok(head)
     }
@@ -217,7 +217,9 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, RunState), GuardError> {
         .len()
         .checked_sub(32)
         .ok_or_else(|| corrupt("truncated"))?;
-    let (body, checksum) = bytes.split_at(body_len);
+    let (body, checksum) = bytes
+        .split_at_checked(body_len)
+        .ok_or_else(|| corrupt("truncated"))?;
     let mut r = Reader(body);
     if r.take(4)? != MAGIC {
         return Err(corrupt("wrong magic (a snapshot of another preset?)"));

@@ -40,7 +40,7 @@ fn skip_quote(s: &str) -> &str {
 
 fn take_name(s: &str) -> (&str, &str) {
     let end = s.find(|c: char| !is_name_char(c)).unwrap_or(s.len());
-    s.split_at(end)
+    s.split_at_checked(end).unwrap_or((s, ""))
 }
 
 /// `unknown tool` then separators (`:` or white space), an optional quote and the name.
