@@ -116,8 +116,11 @@ export interface Stats {
  */
 export interface LoopGuardConfig {
   enabled?: boolean;
-  /** `"strict"` suits small models; explicit fields override the preset. */
-  preset?: "default" | "strict";
+  /**
+   * `"strict"` suits small models; `"openclaw"` gives OpenClaw 2026.9.6's own verdicts (see the
+   * README's "Coming from OpenClaw"). Explicit fields override the preset.
+   */
+  preset?: "default" | "strict" | "openclaw";
   historySize?: number;
   warningThreshold?: number;
   criticalThreshold?: number;
