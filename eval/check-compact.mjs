@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { LoopGuard } from "tool-loop-guard";
-import { loadRuns, replayRun } from "./replay.mjs";
+import { loadRuns, replayRun } from "./devset.mjs";
 
 const fullDir = process.argv[2];
 if (!fullDir) throw new Error("usage: node eval/check-compact.mjs <dir of the full conversion>");
@@ -20,9 +20,9 @@ let differences = 0;
 for (const preset of ["default", "strict"]) {
   const a = new LoopGuard({ preset });
   const b = new LoopGuard({ preset });
-  for (const [runId, records] of compact) {
-    const x = JSON.stringify(replayRun(a, runId, records));
-    const y = JSON.stringify(replayRun(b, runId, full.get(runId)));
+  for (const [runId, trajectory] of compact) {
+    const x = JSON.stringify(replayRun(a, trajectory));
+    const y = JSON.stringify(replayRun(b, full.get(runId)));
     if (x !== y) {
       differences += 1;
       console.log(`${preset} ${runId}: compact ${x} / full ${y}`);

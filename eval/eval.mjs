@@ -3,7 +3,9 @@
 // under every preset the config accepts and prints, per preset, the figures issue 11 asks for:
 // runs refused, solved runs refused (withheld information vs costless), heavy loops refused and the
 // median lag from a heavy loop's onset to the first refusal, the same against the hand labels
-// (eval/labels.json), and a per-source breakdown. Needs the built package (`npm run build`).
+// (eval/labels.json), and a per-source breakdown. The runs are read and replayed by the package
+// itself (tool-loop-guard/replay, see eval/devset.mjs), so the figures are the ones
+// `tool-loop-guard replay` gives. Needs the built package (`npm run build`).
 //
 //   node eval/eval.mjs [--json] [--slice N] [--preset name ...]
 //
@@ -12,7 +14,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { LoopGuard } from "tool-loop-guard";
-import { heavyLoop, loadRuns, replayRun } from "./replay.mjs";
+import { heavyLoop, loadRuns, replayRun } from "./devset.mjs";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 /** Presets tried; the ones the config rejects (not there yet) are skipped and named in the output. */
@@ -60,9 +62,9 @@ function loadSet(slice) {
     const taken = perSource.get(meta.source) ?? 0;
     if (slice !== null && taken >= slice) continue;
     perSource.set(meta.source, taken + 1);
-    const recs = records.get(meta.runId);
-    if (!recs) throw new Error(`run ${meta.runId} is in the index but not in ${meta.source}'s fixture`);
-    runs.push({ meta, records: recs, heavy: heavyLoop(recs) });
+    const trajectory = records.get(meta.runId);
+    if (!trajectory) throw new Error(`run ${meta.runId} is in the index but not in ${meta.source}'s fixture`);
+    runs.push({ meta, trajectory, heavy: heavyLoop(trajectory) });
   }
   const labelsFile = path.join(here, "labels.json");
   const labels = fs.existsSync(labelsFile) ? JSON.parse(fs.readFileSync(labelsFile, "utf8")).runs : [];
@@ -116,7 +118,7 @@ function evaluate(preset, set) {
   const bySource = new Map();
   const perRun = [];
   for (const run of set.runs) {
-    const outcome = replayRun(guard, run.meta.runId, run.records);
+    const outcome = replayRun(guard, run.trajectory);
     const label = set.labels.get(run.meta.runId);
     add(total, run, outcome, label);
     if (!bySource.has(run.meta.source)) bySource.set(run.meta.source, emptyFigures());

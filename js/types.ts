@@ -110,8 +110,9 @@ export interface Stats {
 }
 
 /**
- * Accepts every field of OpenClaw's `tools.loopDetection` block with the same names and defaults
- * (but the guard is on unless `enabled: false`), plus this guard's own options. Unknown keys and
+ * Accepts every field of OpenClaw's `tools.loopDetection` block with the same names (defaults
+ * recalibrated on real trajectories: 3 / 5 / 10; the guard is on unless `enabled: false`), plus
+ * this guard's own options. Unknown keys and
  * out-of-order thresholds are refused with `LoopGuardError` code `invalid_config`.
  */
 export interface LoopGuardConfig {
@@ -170,7 +171,7 @@ export interface LoopGuardConfig {
 /** Settings for one tool (`tools.<name>` in the config). */
 export interface ToolSettings {
   /** Overrides the built-in classification (poll tools, mutating verbs, everything else reads). */
-  kind?: "poll" | "read" | "mutate";
+  kind?: "poll" | "read" | "mutate" | "command";
   /** At most `calls` calls within any `windowMs`; further calls are blocked by `tool_cap`. */
   cap?: { calls: number; windowMs: number };
   /** Keys (at any depth) or JSON pointers (starting with `/`) ignored in this tool's outcomes. */

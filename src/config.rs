@@ -1,6 +1,6 @@
-//! The guard's configuration: OpenClaw's `tools.loopDetection` block (same names, same defaults,
-//! but on unless `enabled: false`), the `strict` preset for small models, and this guard's own
-//! options. Validation names the offending field and value; config is fixed at construction.
+//! The guard's configuration: OpenClaw's `tools.loopDetection` block (same names; defaults
+//! recalibrated on real trajectories, and on unless `enabled: false`), the `strict` preset for
+//! small models, and this guard's own options. Validation names the offending field and value; config is fixed at construction.
 
 use crate::error::{ErrorCode, GuardError};
 use crate::outcome::VolatileKeys;
@@ -67,9 +67,11 @@ pub struct Config {
     pub openclaw: bool,
 }
 
-/// Largest accepted value for counts and thresholds: far beyond any sane setting, small enough
-/// that arithmetic on it cannot overflow.
-const MAX_COUNT: u64 = 1_000_000;
+/// Largest accepted value for counts and thresholds: far beyond any sane setting, below the cap of
+/// a record's streak counters (`history::COUNTER_MAX`), small enough that arithmetic on it cannot
+/// overflow.
+pub(crate) const MAX_COUNT: u64 = 500_000;
+const _: () = assert!(MAX_COUNT < crate::history::COUNTER_MAX as u64);
 const MAX_HISTORY: u64 = 10_000;
 
 impl Default for Config {
@@ -77,10 +79,10 @@ impl Default for Config {
         Config {
             enabled: true,
             history_size: 30,
-            warning_threshold: 10,
-            critical_threshold: 20,
-            unknown_tool_threshold: 10,
-            global_circuit_breaker_threshold: 30,
+            warning_threshold: 3,
+            critical_threshold: 5,
+            unknown_tool_threshold: 3,
+            global_circuit_breaker_threshold: 10,
             detectors: DetectorSwitches {
                 generic_repeat: true,
                 known_poll_no_progress: true,
@@ -93,8 +95,8 @@ impl Default for Config {
                 enabled: true,
                 window_size: 3,
             },
-            critical_laps: None,
-            max_cycle_period: 8,
+            critical_laps: Some(3),
+            max_cycle_period: 16,
             max_turns: None,
             patient_poll_ms: 30_000.0,
             poll_budget_ms: 7_200_000.0,
@@ -112,16 +114,14 @@ impl Default for Config {
 /// What a preset changes in the defaults (explicit fields are applied after it).
 type ApplyPreset = fn(&mut Config);
 
-/// The `strict` preset: an identical call with an identical result is warned at its 2nd call,
-/// blocked at its 4th (three identical outcomes) and stops the run at its 6th; ping-pong and
-/// cycles are blocked after three stable laps; a run stops after 40 calls.
+/// The `strict` preset, for small models that loop early and often: an identical call with an
+/// identical result, nothing else changing, is warned at its 2nd call, refused at its 4th and
+/// stops the run at its 6th; other detectors scale with these. No turn cap: a budget is not loop
+/// detection (`maxTurns` stays opt-in).
 fn apply_strict(config: &mut Config) {
     config.warning_threshold = 2;
     config.critical_threshold = 3;
     config.global_circuit_breaker_threshold = 5;
-    config.unknown_tool_threshold = 3;
-    config.critical_laps = Some(3);
-    config.max_turns = Some(40);
 }
 
 const TOP_LEVEL_KEYS: &[&str] = &[

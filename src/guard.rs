@@ -449,6 +449,7 @@ impl Guard {
                 outcome: fingerprint(&outcome.digest),
                 is_error: outcome.is_error,
                 missing_tool: outcome.missing_tool,
+                blank: outcome.blank,
             },
         );
         if config.post_compaction_guard.enabled && run.compaction.is_some() {

@@ -26,8 +26,11 @@ pub enum RecordState {
     /// The outcome is attached.
     Completed {
         outcome: Fingerprint,
+        /// The tool threw, flagged its result as an error, or answered with a failure text.
         is_error: bool,
         missing_tool: bool,
+        /// The result said nothing: null, an empty or whitespace-only text.
+        blank: bool,
     },
     /// The guard refused the call; it never ran.
     Vetoed,
@@ -38,27 +41,31 @@ pub enum RecordState {
 /// comes close.
 pub const MAX_TOOLS: usize = 1 << TOOL_BITS;
 
-/// Streak counters (`same_outcome_run`, `no_progress`) saturate here: 20 bits, above the largest
-/// threshold the config accepts (1,000,000), so no threshold comparison ever sees the cap.
+/// Streak counters (`same_outcome_run`, `no_progress`) saturate here: 19 bits, above the largest
+/// threshold the config accepts (`config::MAX_COUNT`), so no threshold comparison sees the cap.
 pub const COUNTER_MAX: u32 = (1 << COUNTER_BITS) - 1;
 
 // `CallRecord::meta`, from the low bits up: tool index (14), tool kind (2), warned detector (4),
-// state (4), then 40 bits that hold the call-id key while pending and the two 20-bit streak
+// state (6), then 38 bits that hold the call-id key while pending and the two 19-bit streak
 // counters once settled.
 const TOOL_BITS: u32 = 14;
 const KIND_SHIFT: u32 = 14;
 const WARNED_SHIFT: u32 = 16;
 const STATE_SHIFT: u32 = 20;
-const TAIL_SHIFT: u32 = 24;
-const COUNTER_BITS: u32 = 20;
-/// The call-id key keeps the low 40 bits of the id's FNV-1a hash (0: no call id).
-const CALL_ID_MASK: u64 = (1 << 40) - 1;
+const STATE_BITS: u32 = 6;
+const TAIL_SHIFT: u32 = 26;
+const COUNTER_BITS: u32 = 19;
+/// The call-id key keeps the low 38 bits of the id's FNV-1a hash (0: no call id).
+pub const CALL_ID_MASK: u64 = (1 << 38) - 1;
 
 const PENDING: u64 = 0;
 const VETOED: u64 = 1;
 const COMPLETED: u64 = 2;
 const IS_ERROR: u64 = 4;
 const MISSING_TOOL: u64 = 8;
+const BLANK: u64 = 16;
+/// No earlier record in the window made this call and got this outcome (set by `Run::settle`).
+const NOVEL: u64 = 32;
 
 // Every detector id (plus "none") fits the 4-bit warned field.
 const _: () = assert!(DetectorId::ALL.len() < 16);
@@ -78,7 +85,7 @@ pub struct CallRecord {
     meta: u64,
 }
 
-/// The key a call id's FNV-1a hash is matched by: its low 40 bits, 0 kept as 1 so that 0 can
+/// The key a call id's FNV-1a hash is matched by: its low 38 bits, 0 kept as 1 so that 0 can
 /// mean "none".
 fn call_id_key(hash: u64) -> u64 {
     (hash & CALL_ID_MASK).max(1)
@@ -94,6 +101,7 @@ pub fn kind_code(kind: ToolKind) -> u8 {
         ToolKind::Poll => 0,
         ToolKind::Read => 1,
         ToolKind::Mutate => 2,
+        ToolKind::Command => 3,
     }
 }
 
@@ -102,6 +110,7 @@ pub fn kind_from_code(code: u8) -> Option<ToolKind> {
         0 => Some(ToolKind::Poll),
         1 => Some(ToolKind::Read),
         2 => Some(ToolKind::Mutate),
+        3 => Some(ToolKind::Command),
         _ => None,
     }
 }
@@ -169,7 +178,7 @@ impl CallRecord {
     }
 
     fn state_bits(&self) -> u64 {
-        field(self.meta, STATE_SHIFT, 4)
+        field(self.meta, STATE_SHIFT, STATE_BITS)
     }
 
     /// Same call, same outcome, this many times in a row (0 until completed; at most
@@ -213,12 +222,14 @@ impl CallRecord {
                 outcome: self.slot,
                 is_error: state & IS_ERROR != 0,
                 missing_tool: state & MISSING_TOOL != 0,
+                blank: state & BLANK != 0,
             },
             _ => RecordState::Vetoed,
         }
     }
 
-    /// Sets the state. Leaving `Pending` drops the matching keys; the counters start at 0.
+    /// Sets the state. Leaving `Pending` drops the matching keys; the counters start at 0 and the
+    /// record is not novel until `mark_novel`.
     pub fn set_state(&mut self, state: RecordState) {
         let bits = match state {
             RecordState::Pending => PENDING,
@@ -230,15 +241,17 @@ impl CallRecord {
                 outcome,
                 is_error,
                 missing_tool,
+                blank,
             } => {
                 self.slot = outcome;
                 COMPLETED
                     | if is_error { IS_ERROR } else { 0 }
                     | if missing_tool { MISSING_TOOL } else { 0 }
+                    | if blank { BLANK } else { 0 }
             }
         };
         let keep = match state {
-            RecordState::Pending => !(0xf << STATE_SHIFT),
+            RecordState::Pending => !(((1 << STATE_BITS) - 1) << STATE_SHIFT),
             _ => (1 << STATE_SHIFT) - 1,
         };
         self.meta = (self.meta & keep) | (bits << STATE_SHIFT);
@@ -283,6 +296,31 @@ impl CallRecord {
     pub fn reported_missing(&self) -> bool {
         self.outcome().is_some() && self.state_bits() & MISSING_TOOL != 0
     }
+
+    /// The outcome said nothing (see `RecordState::Completed::blank`).
+    pub fn is_blank(&self) -> bool {
+        self.outcome().is_some() && self.state_bits() & BLANK != 0
+    }
+
+    /// Completed, and no earlier record in the window made this call and got this outcome.
+    pub fn is_novel(&self) -> bool {
+        self.outcome().is_some() && self.state_bits() & NOVEL != 0
+    }
+
+    /// Marks a completed record novel (snapshots restore the flag this way too).
+    pub fn mark_novel(&mut self) {
+        if self.outcome().is_some() {
+            self.meta |= NOVEL << STATE_SHIFT;
+        }
+    }
+
+    /// Whether this record is evidence that the world, or what the agent knows of it, changed: a
+    /// call that returned something it never returned before, without failing. Poll results are
+    /// the exception: a poll only watches. Any other kind counts, whatever it is named: a
+    /// re-read after an edit made through a shell, an editor or an API all show up here.
+    pub fn changed_state(&self) -> bool {
+        self.is_novel() && !self.is_error() && self.kind() != ToolKind::Poll
+    }
 }
 
 /// Slots a run's record buffer has beyond `history_size`. The window slides through them and is
@@ -325,6 +363,10 @@ pub struct Run {
     pub progress_floor: u64,
     /// Boxed: armed rarely, so an idle run pays one pointer for it.
     pub compaction: Option<Box<CompactionWatch>>,
+    /// Calls in a row (the newest included) that brought nothing new: refused, or completed with
+    /// an outcome the same call already had in the window (polls excepted). A novel outcome or
+    /// host-reported progress resets it. The stale rule of `ping_pong` and `cycle` reads it.
+    pub stale_calls: u32,
     /// Calls checked in this run (for `maxTurns`).
     pub turns: u32,
     /// Times of the allowed calls of capped tools, at most `cap.calls` each.
@@ -484,67 +526,52 @@ impl Run {
             .map(|i| i + from)
     }
 
-    /// Records of the fingerprint before `index`, newest first, that count towards streaks.
-    pub fn earlier_same_call(
-        &self,
-        index: usize,
-        tool: u16,
-        args: &Fingerprint,
-    ) -> impl Iterator<Item = &CallRecord> {
-        let records = self.records();
-        let end = index.min(records.len());
-        let args = *args;
-        records
-            .get(self.first_counted().min(end)..end)
-            .unwrap_or_default()
-            .iter()
-            .rev()
-            .filter(move |r| r.same_call(tool, &args))
-    }
-
-    /// Sets a record's state and computes its streak counters from the records before it.
+    /// Sets a record's state, computes its streak counters and novelty from the records before
+    /// it, and updates the run's count of calls that brought nothing new.
     pub fn settle(&mut self, index: usize, state: RecordState) {
         let Some(record) = self.records().get(index) else {
             return;
         };
-        let (tool, args) = (record.tool(), record.args);
-        // One pass, newest first: the first settled record carries the no-progress count; the
-        // first completed one (settled too, so never before it) the outcome streak.
-        let mut prev_no_progress = None;
-        let mut last_done = None;
-        for earlier in self.earlier_same_call(index, tool, &args) {
-            if earlier.is_pending() {
-                continue;
-            }
-            if prev_no_progress.is_none() {
-                prev_no_progress = Some(earlier.no_progress());
-            }
-            if let Some(outcome) = earlier.outcome() {
-                last_done = Some((*outcome, earlier.same_outcome_run()));
-                break;
-            }
-        }
-        let prev_no_progress = prev_no_progress.unwrap_or(0);
-        let (same_outcome_run, no_progress) = match &state {
-            RecordState::Completed { outcome, .. } => match last_done {
-                Some((prev_outcome, run)) if prev_outcome == *outcome => {
-                    (run.saturating_add(1), prev_no_progress.saturating_add(1))
-                }
+        let (tool, args, kind) = (record.tool(), record.args, record.kind());
+        let outcome = match &state {
+            RecordState::Completed { outcome, .. } => Some(*outcome),
+            _ => None,
+        };
+        let before = Streaks::before(self, index, tool, &args, outcome.as_ref());
+        let (same_outcome_run, no_progress) = match outcome {
+            Some(outcome) => match before.last_done {
+                Some((prev_outcome, run)) if prev_outcome == outcome => (
+                    run.saturating_add(1),
+                    before.quiet_no_progress.saturating_add(1),
+                ),
                 _ => (1, 1),
             },
-            RecordState::Vetoed => (0, prev_no_progress.saturating_add(1)),
-            RecordState::Pending => (0, 0),
+            None if state == RecordState::Vetoed => (0, before.quiet_no_progress.saturating_add(1)),
+            None => (0, 0),
         };
         if let Some(record) = self.records.get_mut(self.start + index) {
             let was_missing = u32::from(record.reported_missing());
             record.set_state(state);
             record.set_counters(same_outcome_run, no_progress);
+            if outcome.is_some() && !before.seen {
+                record.mark_novel();
+            }
             self.missing_reports = self.missing_reports.saturating_sub(was_missing)
                 + u32::from(record.reported_missing());
         }
         match state {
-            RecordState::Vetoed => self.trailing_vetoes = self.trailing_vetoes.saturating_add(1),
-            RecordState::Completed { .. } => self.trailing_vetoes = 0,
+            RecordState::Vetoed => {
+                self.trailing_vetoes = self.trailing_vetoes.saturating_add(1);
+                self.stale_calls = self.stale_calls.saturating_add(1);
+            }
+            RecordState::Completed { .. } => {
+                self.trailing_vetoes = 0;
+                if !before.seen {
+                    self.stale_calls = 0;
+                } else if kind != ToolKind::Poll {
+                    self.stale_calls = self.stale_calls.saturating_add(1);
+                }
+            }
             RecordState::Pending => {}
         }
     }
@@ -578,6 +605,71 @@ impl Run {
     pub fn mark_progress(&mut self) {
         self.progress_floor = self.next_seq;
         self.trailing_vetoes = 0;
+        self.stale_calls = 0;
+    }
+}
+
+/// What `Run::settle` needs to know of the records before the one it settles, gathered in one
+/// pass, newest first.
+struct Streaks {
+    /// The newest earlier completed record of the same call that counts towards streaks: its
+    /// outcome and outcome streak.
+    last_done: Option<(Fingerprint, u32)>,
+    /// The no-progress count this record continues: the newest earlier settled record's, or 0
+    /// when a record that changed something (`CallRecord::changed_state`) lies between them.
+    quiet_no_progress: u32,
+    /// An earlier record in the window made the same call and got this outcome.
+    seen: bool,
+}
+
+impl Streaks {
+    fn before(
+        run: &Run,
+        index: usize,
+        tool: u16,
+        args: &Fingerprint,
+        outcome: Option<&Fingerprint>,
+    ) -> Streaks {
+        let records = run.records();
+        let end = index.min(records.len());
+        let first_counted = run.first_counted().min(end);
+        let mut streaks = Streaks {
+            last_done: None,
+            quiet_no_progress: 0,
+            seen: false,
+        };
+        let mut settled_found = false;
+        let mut changed_between = false;
+        for (i, earlier) in records
+            .get(..end)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .rev()
+        {
+            let same_call = earlier.same_call(tool, args);
+            if same_call && outcome.is_some() && earlier.outcome() == outcome {
+                streaks.seen = true;
+            }
+            let counted = i >= first_counted;
+            if counted && same_call && !earlier.is_pending() {
+                if !settled_found {
+                    settled_found = true;
+                    if !changed_between {
+                        streaks.quiet_no_progress = earlier.no_progress();
+                    }
+                }
+                if let (None, Some(done)) = (streaks.last_done, earlier.outcome()) {
+                    streaks.last_done = Some((*done, earlier.same_outcome_run()));
+                }
+            } else if !settled_found && earlier.changed_state() {
+                changed_between = true;
+            }
+            if streaks.seen && (streaks.last_done.is_some() || !counted) {
+                break;
+            }
+        }
+        streaks
     }
 }
 
@@ -591,19 +683,20 @@ mod tests {
     fn a_record_is_32_bytes_and_keeps_its_keys_until_settled() {
         assert_eq!(std::mem::size_of::<CallRecord>(), 32);
         assert_eq!(std::mem::align_of::<CallRecord>(), 8);
-        let mut record = CallRecord::pending(3, [7; 8], ToolKind::Read, 1.5, 42, Some(1 << 40));
+        let mut record = CallRecord::pending(3, [7; 8], ToolKind::Read, 1.5, 42, Some(1 << 38));
         assert_eq!(record.args_text_hash(), Some(42));
         assert_eq!(
             record.call_id(),
             Some(1),
-            "a call id whose low 40 bits are 0 is kept as 1"
+            "a call id whose low 38 bits are 0 is kept as 1"
         );
-        assert!(record.has_call_id(1 << 40) && record.has_call_id(1));
+        assert!(record.has_call_id(1 << 38) && record.has_call_id(1));
         assert_eq!((record.same_outcome_run(), record.no_progress()), (0, 0));
         let done = RecordState::Completed {
             outcome: [9; 8],
             is_error: true,
             missing_tool: false,
+            blank: false,
         };
         record.set_state(done);
         assert_eq!(record.state(), done);
@@ -627,11 +720,12 @@ mod tests {
         assert_eq!(record.kind(), ToolKind::Mutate);
         assert_eq!(record.warned(), last_detector);
         assert_eq!(record.args_text_hash(), Some(u64::MAX));
-        assert_eq!(record.call_id(), Some((1 << 40) - 1));
+        assert_eq!(record.call_id(), Some(CALL_ID_MASK));
         record.set_state(RecordState::Completed {
             outcome: [0xff; 8],
             is_error: false,
             missing_tool: true,
+            blank: true,
         });
         record.set_counters(COUNTER_MAX + 5, u32::MAX);
         assert_eq!(
@@ -675,8 +769,8 @@ mod tests {
                 "{config} was not refused for its size"
             );
         }
-        let largest = json!({"warningThreshold": 999_998, "criticalThreshold": 999_999,
-            "globalCircuitBreakerThreshold": 1_000_000});
+        let largest = json!({"warningThreshold": 499_998, "criticalThreshold": 499_999,
+            "globalCircuitBreakerThreshold": 500_000});
         assert!(Config::from_json(&largest).is_ok());
     }
 
@@ -704,6 +798,7 @@ mod tests {
             outcome: [2; 8],
             is_error: true,
             missing_tool: true,
+            blank: false,
         };
         let index = run.push(
             CallRecord::pending(0, [1; 8], ToolKind::Read, 0.0, 0, None),

@@ -13,6 +13,7 @@ pub mod canonical;
 pub mod config;
 mod detectors;
 pub mod error;
+mod failure_text;
 mod float_parse;
 mod guard;
 mod history;

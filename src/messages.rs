@@ -2,13 +2,30 @@
 //! One place, so wording stays consistent and never drifts into the JS wrapper.
 
 use crate::canonical::Decimal;
-use crate::verdict::{DetectorId, Finding, Level};
+use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 /// The message for a finding about a call to `tool`.
 pub fn for_finding(finding: &Finding, tool: &str) -> String {
     let n = finding.count;
     let partner = finding.partner_tool.as_deref().unwrap_or("another tool");
     match (finding.detector, finding.level) {
+        (DetectorId::GenericRepeat, Level::Critical) if finding.basis == Basis::DespiteChanges => {
+            format!(
+                "Refused: `{tool}` was called with identical arguments and returned the identical result \
+                 {n} times, even though other calls changed things in between. Another identical call \
+                 will not produce anything new. Do not retry it: change your approach, or tell the user \
+                 what you tried and that this step could not be completed."
+            )
+        }
+        (DetectorId::PingPong | DetectorId::Cycle, Level::Critical)
+            if finding.basis == Basis::NothingNew =>
+        {
+            format!(
+                "Refused: your last {n} calls, going round the same few calls, returned nothing you had \
+                 not already seen. Calling `{tool}` again will not either. Do not continue: change \
+                 approach, or tell the user what is blocking you."
+            )
+        }
         (DetectorId::GenericRepeat, Level::Warning) => format!(
             "Loop warning: you have called `{tool}` with identical arguments {n} times in this run. \
              If the result is not changing, repeating the call will not help: change the arguments, \
@@ -16,7 +33,8 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
         ),
         (DetectorId::GenericRepeat, _) => format!(
             "Refused: `{tool}` was called with identical arguments and returned the identical result \
-             {n} times in a row, so another identical call cannot produce anything new. Do not retry it. \
+             {n} times in a row, with nothing else changing in between, so another identical call \
+             cannot produce anything new. Do not retry it. \
              Change your approach, or tell the user what you tried and that this step could not be completed."
         ),
         (DetectorId::KnownPollNoProgress, Level::Warning) => format!(
@@ -108,7 +126,10 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
 pub fn forecast(finding: &Finding, tool: &str) -> String {
     let n = finding.count;
     let reason = match finding.detector {
-        DetectorId::GenericRepeat => format!("it has returned the same result {n} times in a row"),
+        DetectorId::GenericRepeat => match finding.basis {
+            Basis::DespiteChanges => format!("it has returned the same result {n} times"),
+            _ => format!("it has returned the same result {n} times in a row"),
+        },
         DetectorId::KnownPollNoProgress => {
             format!("it has returned the same status {n} polls in a row")
         }
@@ -123,6 +144,9 @@ pub fn forecast(finding: &Finding, tool: &str) -> String {
             "its limit of {} calls in its time window is reached",
             finding.threshold
         ),
+        DetectorId::PingPong | DetectorId::Cycle if finding.basis == Basis::NothingNew => {
+            format!("{n} calls in a row returned nothing new")
+        }
         DetectorId::PingPong
         | DetectorId::Cycle
         | DetectorId::PostCompactionLoop

@@ -13,6 +13,7 @@ use crate::canonical::{
     sha256, write_object_without, write_value, ByteSink, Digest, HashSink, KeyFilter,
 };
 use crate::error::GuardError;
+use crate::failure_text::{is_blank, reports_failure};
 use crate::json_text::put_content_text;
 use crate::volatile_table::without_send_ids;
 use serde_json::{Map, Value};
@@ -126,9 +127,53 @@ enum Part<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutcomeDigest {
     pub digest: Digest,
+    /// The tool threw, flagged its result as an error, or answered with a failure text
+    /// (`failure_text.rs`).
     pub is_error: bool,
     /// The outcome says a tool does not exist ("unknown tool X", "tool X not found", …).
     pub missing_tool: bool,
+    /// The result says nothing: null, or only empty or whitespace texts.
+    pub blank: bool,
+}
+
+/// What a result's texts say beyond its digest.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ResultFacts {
+    pub missing_tool: bool,
+    /// A text reports a failure, or the result has a non-null `error` member.
+    pub failed: bool,
+    pub blank: bool,
+}
+
+impl ResultFacts {
+    /// The facts of a result made of these texts (at most `MAX_SCANNED_TEXT_BYTES` each are
+    /// scanned; longer ones say nothing) and nothing else; `flagged_error`: the result set
+    /// `isError`.
+    pub(crate) fn of_texts<'t>(
+        texts: impl IntoIterator<Item = Option<&'t str>>,
+        flagged_error: bool,
+    ) -> ResultFacts {
+        let mut facts = ResultFacts {
+            blank: true,
+            ..ResultFacts::default()
+        };
+        let mut names_missing = false;
+        for text in texts {
+            let Some(text) = text.filter(|t| t.len() <= MAX_SCANNED_TEXT_BYTES) else {
+                facts.blank = false;
+                continue;
+            };
+            facts.blank &= is_blank(text);
+            facts.failed |= reports_failure(text);
+            names_missing |= names_missing_tool(text);
+        }
+        facts.missing_tool = names_missing && (flagged_error || facts.failed);
+        facts
+    }
+
+    fn nothing() -> ResultFacts {
+        ResultFacts::default()
+    }
 }
 
 /// Texts longer than this (in UTF-8 bytes) are framed by their SHA-256 and not scanned for
@@ -172,13 +217,16 @@ pub fn digest_outcome(
     match outcome.error.filter(|e| !e.is_null()) {
         Some(error) => {
             let message = error_parts(error, &mut parts);
-            let missing = message.is_some_and(names_missing_tool);
-            Ok(finished(Kind::Error, parts, keys, missing, outcome.send))
+            let facts = ResultFacts {
+                missing_tool: message.is_some_and(names_missing_tool),
+                ..ResultFacts::nothing()
+            };
+            Ok(finished(Kind::Error, parts, keys, facts, outcome.send))
         }
         None => {
             let result = outcome.result.unwrap_or(&Value::Null);
-            let (kind, missing) = result_parts(outcome, result, &mut parts)?;
-            Ok(finished(kind, parts, keys, missing, outcome.send))
+            let (kind, facts) = result_parts(outcome, result, &mut parts)?;
+            Ok(finished(kind, parts, keys, facts, outcome.send))
         }
     }
 }
@@ -194,10 +242,10 @@ fn finished(
     kind: Kind,
     parts: Vec<Part>,
     keys: &dyn KeyFilter,
-    missing_tool: bool,
+    facts: ResultFacts,
     send: bool,
 ) -> OutcomeDigest {
-    let digest = finish(kind, &parts, keys, missing_tool, send);
+    let digest = finish(kind, &parts, keys, facts, send);
     for part in parts {
         if let Part::Owned(value) = part {
             crate::guard::scrub(value);
@@ -210,7 +258,7 @@ fn finish(
     kind: Kind,
     parts: &[Part],
     keys: &dyn KeyFilter,
-    missing_tool: bool,
+    facts: ResultFacts,
     send: bool,
 ) -> OutcomeDigest {
     let mut hasher = HashSink::new();
@@ -237,8 +285,9 @@ fn finish(
     }
     OutcomeDigest {
         digest: hasher.finish(),
-        is_error: kind == Kind::Error,
-        missing_tool,
+        is_error: kind == Kind::Error || facts.failed,
+        missing_tool: facts.missing_tool,
+        blank: facts.blank && kind == Kind::Result,
     }
 }
 
@@ -292,13 +341,23 @@ fn result_parts<'a>(
     outcome: &OutcomeParts<'a>,
     result: &'a Value,
     parts: &mut Vec<Part<'a>>,
-) -> Result<(Kind, bool), GuardError> {
+) -> Result<(Kind, ResultFacts), GuardError> {
     let Value::Object(map) = result else {
-        match result {
-            Value::String(text) => parts.push(Part::Text(text.as_bytes())),
-            other => parts.push(Part::Json(other)),
-        }
-        return Ok((Kind::Result, false));
+        let facts = match result {
+            Value::String(text) => {
+                parts.push(Part::Text(text.as_bytes()));
+                ResultFacts::of_texts([Some(text.as_str())], false)
+            }
+            Value::Null => {
+                parts.push(Part::Json(result));
+                ResultFacts::of_texts([], false)
+            }
+            other => {
+                parts.push(Part::Json(other));
+                ResultFacts::nothing()
+            }
+        };
+        return Ok((Kind::Result, facts));
     };
     let details = map.get("details").and_then(Value::as_object);
     let is_error = map.get("isError") == Some(&Value::Bool(true));
@@ -307,7 +366,7 @@ fn result_parts<'a>(
     if outcome.tool == "write"
         && details.and_then(|d| d.get("changed")) == Some(&Value::Bool(false))
     {
-        return Ok((Kind::Unchanged, false));
+        return Ok((Kind::Unchanged, ResultFacts::nothing()));
     }
     let content = map.get("content").and_then(Value::as_array);
     let texts: Vec<TextSource> = match content {
@@ -317,17 +376,39 @@ fn result_parts<'a>(
             .collect::<Result<_, _>>()?,
         None => Vec::new(),
     };
-    let missing = is_error && texts.iter().any(|t| matches!(t, TextSource::Inline(text) if text.len() <= MAX_SCANNED_TEXT_BYTES && names_missing_tool(text)));
+    let inline = |t: &TextSource<'a>| match t {
+        TextSource::Inline(text) => Some(*text),
+        TextSource::Hashed(_) | TextSource::Side => None,
+    };
+    let mut facts = ResultFacts::of_texts(texts.iter().map(inline), is_error);
     if outcome.exec_like {
         if let Some(details) = details {
             exec_like_parts(details, &texts, outcome.side_text, parts)?;
-            return Ok((kind, false));
+            facts.blank = false;
+            return Ok((kind, facts));
         }
     }
+    let error_member = map
+        .get("error")
+        .filter(|e| !matches!(e, Value::Null | Value::Bool(false)));
     let Some(content) = content else {
         parts.push(Part::Json(result));
-        return Ok((Kind::Result, false));
+        let failed = error_member.is_some();
+        let missing = error_member
+            .and_then(Value::as_str)
+            .is_some_and(names_missing_tool);
+        let facts = ResultFacts {
+            failed,
+            missing_tool: missing,
+            blank: false,
+        };
+        return Ok((Kind::Result, facts));
     };
+    facts.blank &= texts.len() == content.len()
+        && map.get("details").is_none()
+        && error_member.is_none()
+        && map.keys().all(|k| RESULT_SHAPE.contains(&k.as_str()));
+    facts.failed |= error_member.is_some();
     for item in content {
         match text_of_part(item)? {
             Some(TextSource::Inline(text)) => parts.push(Part::ContentText(text)),
@@ -344,7 +425,7 @@ fn result_parts<'a>(
     if map.keys().any(|k| !RESULT_SHAPE.contains(&k.as_str())) {
         parts.push(Part::Without(map, RESULT_SHAPE));
     }
-    Ok((kind, missing))
+    Ok((kind, facts))
 }
 
 /// `exec` and `process` poll/log results: status, exit code, signal, timed-out flag and output

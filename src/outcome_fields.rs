@@ -9,8 +9,7 @@ use crate::input::MAX_DEPTH;
 use crate::json::Reader;
 use crate::json_text::put_content_text;
 use crate::outcome::{
-    digest_from_hex, names_missing_tool, put_text, put_text_digest, Kind, OutcomeDigest,
-    MAX_SCANNED_TEXT_BYTES, OUTCOME_TAG,
+    digest_from_hex, put_text, put_text_digest, Kind, OutcomeDigest, ResultFacts, OUTCOME_TAG,
 };
 use serde_json::{Map, Value};
 
@@ -115,16 +114,16 @@ pub fn digest_result_fields(
 ) -> Result<OutcomeDigest, GuardError> {
     let mut sink = HashSink::new();
     sink.put(OUTCOME_TAG);
-    let (kind, missing_tool) = match result {
+    let (kind, facts) = match result {
         ResultFields::Absent => {
             sink.put(&[Kind::Result as u8]);
             sink.put(b"jnull");
-            (Kind::Result, false)
+            (Kind::Result, ResultFacts::of_texts([], false))
         }
         ResultFields::Text(text) => {
             sink.put(&[Kind::Result as u8]);
             put_text_field(text, None, &mut sink)?;
-            (Kind::Result, false)
+            (Kind::Result, ResultFacts::of_texts([inline(text)], false))
         }
         ResultFields::Parts {
             texts,
@@ -134,14 +133,9 @@ pub fn digest_result_fields(
             let is_error = *is_error == Some(true);
             let kind = if is_error { Kind::Error } else { Kind::Result };
             sink.put(&[kind as u8]);
-            let mut missing_tool = false;
+            let mut facts = ResultFacts::of_texts(texts.iter().map(inline), is_error);
             for text in texts {
                 put_text_field(text, Some(keys), &mut sink)?;
-                if let TextField::Text(text) = text {
-                    missing_tool |= is_error
-                        && text.len() <= MAX_SCANNED_TEXT_BYTES
-                        && names_missing_tool(text);
-                }
             }
             if let Some(details) = details {
                 sink.put(b"j");
@@ -152,15 +146,25 @@ pub fn digest_result_fields(
                     .map_err(|_| {
                         GuardError::record(Some("result"), "result.details is not valid JSON")
                     })?;
+                facts.blank = false;
             }
-            (kind, missing_tool)
+            (kind, facts)
         }
     };
     Ok(OutcomeDigest {
         digest: sink.finish(),
-        is_error: kind == Kind::Error,
-        missing_tool,
+        is_error: kind == Kind::Error || facts.failed,
+        missing_tool: facts.missing_tool,
+        blank: facts.blank && kind == Kind::Result,
     })
+}
+
+/// A text handed over as it is (host-hashed ones are long and never scanned).
+fn inline<'a>(text: &TextField<'a>) -> Option<&'a str> {
+    match text {
+        TextField::Text(text) => Some(text),
+        TextField::Sha256Hex(_) => None,
+    }
 }
 
 /// A text: a string result (`content_keys` `None`) as it is, a content text part as

@@ -22,9 +22,20 @@ const MAGIC: &[u8; 4] = b"TLGS";
 /// 2: outcome digests of framing `tlg/o2` (small text parts inline); 128-bit fingerprints;
 /// record positions derived from `next_seq` (the window is contiguous).
 /// 3: as 2 with 64-bit fingerprints; a pending record's call id is its 40-bit key.
-const VERSION: u8 = 3;
-/// The older version this build still reads.
+/// 4: as 3 with the run's count of stale calls after its turns, and two more record flags (novel,
+/// blank); call-id keys are 38 bits.
+const VERSION: u8 = 4;
+/// The older versions this build still reads. Their records carry no novelty, so an imported
+/// run's old records never count as a change (the stricter reading); their call-id keys are cut
+/// to 38 bits, which is what this build matches.
 const VERSION_128_BIT: u8 = 2;
+const VERSION_64_BIT: u8 = 3;
+
+// The flags byte of a completed record.
+const FLAG_ERROR: u8 = 1;
+const FLAG_MISSING_TOOL: u8 = 2;
+const FLAG_NOVEL: u8 = 4;
+const FLAG_BLANK: u8 = 8;
 /// Upper bounds that keep a corrupt or hostile snapshot from allocating without limit.
 const MAX_ITEMS: u32 = 1_000_000;
 
@@ -44,6 +55,7 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
     w.u32(run.trailing_vetoes);
     w.u64(run.progress_floor);
     w.u32(run.turns);
+    w.u32(run.stale_calls);
     w.len(run.tools.len());
     for tool in run.tools.iter() {
         w.str(tool);
@@ -90,10 +102,15 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
                 outcome,
                 is_error,
                 missing_tool,
+                blank,
             } => {
                 w.u8(2);
                 w.bytes(&outcome);
-                w.u8(u8::from(is_error) | (u8::from(missing_tool) << 1));
+                let flag = |set: bool, bit: u8| if set { bit } else { 0 };
+                w.u8(flag(is_error, FLAG_ERROR)
+                    | flag(missing_tool, FLAG_MISSING_TOOL)
+                    | flag(r.is_novel(), FLAG_NOVEL)
+                    | flag(blank, FLAG_BLANK));
             }
         }
         w.u8(detector_code(r.warned()));
@@ -127,13 +144,14 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         pos: MAGIC.len(),
         fingerprint_len: 8,
     };
-    match r.u8()? {
-        VERSION => {}
+    let version = r.u8()?;
+    match version {
+        VERSION | VERSION_64_BIT => {}
         VERSION_128_BIT => r.fingerprint_len = 16,
         version => {
             return Err(corrupt(&format!(
                 "its format version is {version}; this build reads versions \
-                 {VERSION_128_BIT} and {VERSION}"
+                 {VERSION_128_BIT} to {VERSION}"
             )))
         }
     }
@@ -147,6 +165,9 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
     run.trailing_vetoes = r.u32()?;
     run.progress_floor = r.u64()?;
     run.turns = r.u32()?;
+    if version == VERSION {
+        run.stale_calls = r.u32()?;
+    }
     let tools = r.len()?;
     if tools as usize > MAX_TOOLS {
         return Err(corrupt("its tool table is implausibly large"));
@@ -209,11 +230,18 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
                 let outcome = r.fingerprint()?;
                 let flags = r.u8()?;
                 let mut record = CallRecord::pending(tool, args, kind, at, 0, None);
+                if flags & !(FLAG_ERROR | FLAG_MISSING_TOOL | FLAG_NOVEL | FLAG_BLANK) != 0 {
+                    return Err(corrupt("a record's flags are invalid"));
+                }
                 record.set_state(RecordState::Completed {
                     outcome,
-                    is_error: flags & 1 != 0,
-                    missing_tool: flags & 2 != 0,
+                    is_error: flags & FLAG_ERROR != 0,
+                    missing_tool: flags & FLAG_MISSING_TOOL != 0,
+                    blank: flags & FLAG_BLANK != 0,
                 });
+                if flags & FLAG_NOVEL != 0 {
+                    record.mark_novel();
+                }
                 record
             }
             _ => return Err(corrupt("a record's state is invalid")),

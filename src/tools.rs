@@ -2,7 +2,7 @@
 //! well-known gateway tools: which tools poll, which mutate, their caps and extra ignored fields.
 
 use crate::config::{
-    describe, opt_choice, opt_count, opt_object, opt_string_list, reject_unknown_keys,
+    describe, opt_choice, opt_count, opt_object, opt_string_list, reject_unknown_keys, MAX_COUNT,
 };
 use crate::error::GuardError;
 use serde_json::{Map, Value};
@@ -14,8 +14,12 @@ pub enum ToolKind {
     Poll,
     /// Reads or computes: the default.
     Read,
-    /// Changes something; identical acknowledgements for different arguments are not a stall.
+    /// Changes something; identical acknowledgements for different arguments are not a stall,
+    /// and repeating an identical change is judged only while nothing else changes.
     Mutate,
+    /// Runs arbitrary commands (`bash`, `exec`, `run_shell_command`): reads and writes alike, so
+    /// identical output for different commands is not a stall (most writes print nothing).
+    Command,
 }
 
 /// At most `calls` calls within any `window_ms`.
@@ -42,11 +46,57 @@ pub struct ToolSettings {
 const MUTATING_VERBS: &[&str] = &[
     "write", "edit", "apply", "update", "set", "create", "delete", "remove", "add", "insert",
     "send", "post", "put", "patch", "save", "move", "rename", "upload", "append", "commit", "push",
+    "modify", "cancel", "exchange", "return", "transfer", "book", "reserve", "submit", "approve",
+    "reject", "assign", "close", "merge", "deploy", "install", "reset", "archive", "publish",
+    "schedule", "upsert", "register", "invite", "reply", "forward", "pay", "purchase", "refund",
 ];
 
-/// Gateway tools that run arbitrary commands: their side effects are the point, so identical
-/// output (often none) for different commands is not a stall.
-const COMMAND_RUNNERS: &[&str] = &["exec", "bash", "shell", "run_command", "execute_command"];
+/// Words that, anywhere in a tool's name, mark a runner of arbitrary commands (`bash`,
+/// `exec`, `run_shell_command`, `execute_bash`, `terminal`).
+const COMMAND_RUNNER_WORDS: &[&str] = &[
+    "bash",
+    "sh",
+    "zsh",
+    "shell",
+    "terminal",
+    "exec",
+    "execute",
+    "cmd",
+    "command",
+    "powershell",
+];
+
+/// Whether one of the words of `tool`'s name (split at `_`, `-`, `.`, `/`, spaces and lower- to
+/// upper-case steps) is a command-runner word.
+fn named_like_command_runner(tool: &str) -> bool {
+    name_words(tool).any(|word| {
+        COMMAND_RUNNER_WORDS
+            .iter()
+            .any(|runner| word.eq_ignore_ascii_case(runner))
+    })
+}
+
+/// The words of a tool name: split at separators and where a lower-case letter or digit is
+/// followed by an upper-case one (`runShellCommand` is run, Shell, Command).
+fn name_words(tool: &str) -> impl Iterator<Item = &str> {
+    tool.split(['_', '-', '.', '/', ' ', ':']).flat_map(|part| {
+        let mut cuts = vec![0];
+        let bytes = part.as_bytes();
+        for i in 1..bytes.len() {
+            let (Some(prev), Some(here)) = (bytes.get(i - 1), bytes.get(i)) else {
+                continue;
+            };
+            if (prev.is_ascii_lowercase() || prev.is_ascii_digit()) && here.is_ascii_uppercase() {
+                cuts.push(i);
+            }
+        }
+        cuts.push(bytes.len());
+        cuts.windows(2)
+            .filter_map(|w| part.get(*w.first()?..*w.get(1)?))
+            .filter(|word| !word.is_empty())
+            .collect::<Vec<_>>()
+    })
+}
 
 /// Whether `tool`'s name starts with a mutating verb followed by nothing, `_`, `-`, `.` or an
 /// upper-case letter. Only the verbs sharing the name's first letter are compared in full.
@@ -112,13 +162,13 @@ impl ToolSettings {
             map,
             "warningThreshold",
             &field("warningThreshold"),
-            1_000_000,
+            MAX_COUNT,
         )?;
         settings.critical_threshold = opt_count(
             map,
             "criticalThreshold",
             &field("criticalThreshold"),
-            1_000_000,
+            MAX_COUNT,
         )?;
         Ok(settings)
     }
@@ -129,6 +179,7 @@ fn parse_kind(map: &Map<String, Value>, prefix: &str) -> Result<Option<ToolKind>
         ("poll", ToolKind::Poll),
         ("read", ToolKind::Read),
         ("mutate", ToolKind::Mutate),
+        ("command", ToolKind::Command),
     ];
     opt_choice(map, "kind", &format!("{prefix}.kind"), &kinds)
 }
@@ -168,7 +219,9 @@ pub fn kind_of(
     let polls_process = tool == "process" && is_poll_action(args);
     if tool == "command_status" || polls_process || poll_tools.iter().any(|t| t == tool) {
         ToolKind::Poll
-    } else if COMMAND_RUNNERS.contains(&tool) || named_like_mutator(tool) {
+    } else if named_like_command_runner(tool) {
+        ToolKind::Command
+    } else if named_like_mutator(tool) {
         ToolKind::Mutate
     } else {
         ToolKind::Read
@@ -185,7 +238,32 @@ pub fn is_poll_action(args: &Value) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::named_like_mutator;
+    use super::{named_like_command_runner, named_like_mutator};
+
+    #[test]
+    fn command_runner_names() {
+        for name in [
+            "bash",
+            "exec",
+            "run_shell_command",
+            "execute_bash",
+            "runShellCommand",
+            "terminal",
+            "shell.exec",
+            "execute_command",
+        ] {
+            assert!(named_like_command_runner(name), "{name}");
+        }
+        for name in [
+            "search",
+            "shellfish_lookup",
+            "read_file",
+            "cashback",
+            "commander",
+        ] {
+            assert!(!named_like_command_runner(name), "{name}");
+        }
+    }
 
     #[test]
     fn mutator_names() {
@@ -194,6 +272,8 @@ mod tests {
             "edit_file",
             "update_task",
             "sendMessage",
+            "cancel_pending_order",
+            "book_reservation",
             "apply_patch",
             "git.commit".trim_start_matches("git."),
         ] {

@@ -114,6 +114,8 @@ pub struct Finding {
     pub level: Level,
     pub count: u32,
     pub threshold: u32,
+    /// What the evidence is (it chooses the message).
+    pub basis: Basis,
     /// The other tool of a ping-pong pair.
     pub partner_tool: Option<String>,
     /// `tool_cap`: how long until the tool may be called again, and the cap's window.
@@ -128,11 +130,30 @@ impl Finding {
             level,
             count,
             threshold,
+            basis: Basis::Repeated,
             partner_tool: None,
             retry_after_ms: None,
             window_ms: None,
         }
     }
+
+    /// The same finding on another basis.
+    pub fn on(self, basis: Basis) -> Finding {
+        Finding { basis, ..self }
+    }
+}
+
+/// What a finding's evidence is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    /// The pattern repeated with nothing else changing in between (the usual case).
+    Repeated,
+    /// An identical call kept returning an identical result although other calls changed
+    /// things in between (`generic_repeat` at `WEAK_EVIDENCE_FACTOR` × `criticalThreshold`).
+    DespiteChanges,
+    /// A stretch of calls that all returned only what their calls had returned before, going
+    /// round a few calls (`ping_pong`, `cycle`).
+    NothingNew,
 }
 
 /// What the model is told and the numbers behind it, returned as the tool result when a call is

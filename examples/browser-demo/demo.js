@@ -170,7 +170,7 @@ function select(shown) {
 }
 
 /** Why a refused call cost the agent something or nothing (the engine's judgement). */
-const COST_NOTE = { costless: "refused; it would have returned the same again", withheld: "refused; its real result would have been new" };
+const COST_NOTE = { costless: "refused; it would have returned a result this tool already gave", withheld: "refused; its real result would have been new" };
 
 /** A call's row: the engine's timeline row, the full verdicts, the trajectory's step. */
 function renderCall(row, shown, step) {

@@ -5,8 +5,9 @@
  * events go to `compacted` and `progress`. It reads verdicts only: no threshold, rule or text
  * lives here.
  *
- * A refusal is costless when the refused call's real result equals the outcome the same call
- * (same tool and arguments) last got in the run, compared by the core's own fingerprints
+ * A refusal is costless when the refused call's real result (from the trajectory) is one the
+ * same tool already returned earlier in the run, with any arguments, to a call that ran: refusing
+ * it withheld nothing the agent had not seen. Results are compared by the core's own fingerprints
  * (`guard.fingerprint`), so volatile keys and ignored fields count as the guard counts them. A
  * stop, or a veto of a call whose real result would have been new, withheld information.
  *
@@ -128,8 +129,8 @@ export class RunReplay {
   readonly #header: RunHeader;
   readonly #guardRunId: string;
   readonly #timeline: (TimelineRow | TimelineEvent)[] | undefined;
-  /** The outcome fingerprint each call (tool + args fingerprint) last got when it ran. */
-  readonly #lastOutcome = new Map<string, string | null>();
+  /** Per tool, the outcome fingerprints of every call of it that ran. */
+  readonly #returned = new Map<string, Set<string>>();
   readonly #summary: RunSummary = {
     calls: 0,
     ran: 0,
@@ -186,8 +187,12 @@ export class RunReplay {
       recorded = this.#guard.record({ ...call, ...outcome });
       this.#note(recorded, index);
       summary.ran++;
-      const fingerprints = this.#guard.fingerprint({ tool: step.tool, args: step.args, ...outcome });
-      this.#lastOutcome.set(`${step.tool}\u0000${fingerprints.args}`, fingerprints.outcome);
+      const returned = this.#outcomeFingerprint(step, outcome);
+      if (returned !== null) {
+        const seen = this.#returned.get(step.tool) ?? new Set<string>();
+        seen.add(returned);
+        this.#returned.set(step.tool, seen);
+      }
     }
     const worst = recorded !== undefined && LEVELS.indexOf(recorded.level) > LEVELS.indexOf(checked.level) ? recorded : checked;
     const row: TimelineRow = {
@@ -236,12 +241,16 @@ export class RunReplay {
     this.#summary.firstHint ??= verdict.hint ?? verdict.message;
   }
 
-  /** Costless when the real result equals what the same call last got when it ran. */
+  /** The core's fingerprint of a call's real outcome; null when the trajectory recorded none. */
+  #outcomeFingerprint(step: CallStep, outcome: { result?: unknown; error?: unknown }): string | null {
+    if (!("result" in outcome) && !("error" in outcome)) return null;
+    return this.#guard.fingerprint({ tool: step.tool, args: step.args, ...outcome }).outcome;
+  }
+
+  /** Costless when the real result is one the same tool already returned in the run (any arguments). */
   #vetoCost(step: CallStep, outcome: { result?: unknown; error?: unknown }): RefusalCost {
-    if (!("result" in outcome) && !("error" in outcome)) return "withheld";
-    const real = this.#guard.fingerprint({ tool: step.tool, args: step.args, ...outcome });
-    const last = this.#lastOutcome.get(`${step.tool}\u0000${real.args}`);
-    return last !== undefined && last !== null && last === real.outcome ? "costless" : "withheld";
+    const real = this.#outcomeFingerprint(step, outcome);
+    return real !== null && this.#returned.get(step.tool)?.has(real) === true ? "costless" : "withheld";
   }
 }
 

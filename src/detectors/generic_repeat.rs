@@ -1,28 +1,43 @@
-//! `generic_repeat` (tools that are not poll tools): warns when the same call appears
-//! `warningThreshold` times in the window; blocks when it has produced the identical outcome
-//! `criticalThreshold` times in a row (other calls in between do not break the streak).
+//! `generic_repeat` (tools that are not poll tools): the same call, the same result, nothing else
+//! changing. Warns when the proposed call would be the `warningThreshold`-th such call in a row;
+//! refuses once `criticalThreshold` calls in a row returned the identical outcome (or were
+//! refused) with no call in between changing anything (`CallRecord::changed_state`). A call that
+//! keeps returning the identical result although other calls change things is refused later, at
+//! `WEAK_EVIDENCE_FACTOR` × `criticalThreshold` identical results, unless it is itself a mutation
+//! (re-applying a change after other changes is ordinary work).
 
-use super::{Proposal, Window};
+use super::{Proposal, Window, WEAK_EVIDENCE_FACTOR};
 use crate::config::Config;
 use crate::tools::ToolKind;
-use crate::verdict::{DetectorId, Finding, Level};
+use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
     if !config.detectors.generic_repeat || proposal.kind == ToolKind::Poll {
         return None;
     }
-    let run_length = window.last_done().map_or(0, |r| r.same_outcome_run());
-    if run_length >= proposal.critical_threshold {
+    let quiet = window.quiet_no_progress();
+    if quiet >= proposal.critical_threshold {
         return Some(Finding::new(
             DetectorId::GenericRepeat,
             Level::Critical,
-            run_length,
+            quiet,
             proposal.critical_threshold,
         ));
     }
-    let occurrences = u32::try_from(window.same_call_count())
-        .unwrap_or(u32::MAX)
-        .saturating_add(1);
+    let same_results = window.last_done().map_or(0, |r| r.same_outcome_run());
+    let despite_changes = proposal
+        .critical_threshold
+        .saturating_mul(WEAK_EVIDENCE_FACTOR);
+    if proposal.kind != ToolKind::Mutate && same_results >= despite_changes {
+        let found = Finding::new(
+            DetectorId::GenericRepeat,
+            Level::Critical,
+            same_results,
+            despite_changes,
+        );
+        return Some(found.on(Basis::DespiteChanges));
+    }
+    let occurrences = quiet.saturating_add(1);
     (occurrences >= proposal.warning_threshold).then(|| {
         Finding::new(
             DetectorId::GenericRepeat,

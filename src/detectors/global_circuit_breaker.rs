@@ -1,5 +1,6 @@
 //! `global_circuit_breaker`: the last resort. Fires when the proposed call's fingerprint has gone
-//! `globalCircuitBreakerThreshold` calls without progress (identical results or refusals), or when
+//! `globalCircuitBreakerThreshold` calls without progress (identical results or refusals, nothing
+//! else changing in between), or when
 //! that many calls in a row were refused. It cannot be switched off while the guard is enabled;
 //! only patient polling within its budget holds it back.
 
@@ -9,7 +10,7 @@ use crate::tools::ToolKind;
 use crate::verdict::{DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    let streak = window.last_settled().map_or(0, |r| r.no_progress());
+    let streak = window.quiet_no_progress();
     let threshold = config.global_circuit_breaker_threshold;
     if streak.max(window.run.trailing_vetoes) < threshold {
         return None;

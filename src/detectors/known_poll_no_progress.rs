@@ -13,7 +13,7 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
         return None;
     }
     let count = window.last_done()?.same_outcome_run() as usize;
-    let finding = threshold_finding(DetectorId::KnownPollNoProgress, count, proposal)?;
+    let finding = threshold_finding(DetectorId::KnownPollNoProgress, count, proposal, 1)?;
     if finding.level == Level::Critical && polling_patiently(window, proposal, config) {
         return threshold_finding(
             DetectorId::KnownPollNoProgress,
@@ -22,6 +22,7 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
                 critical_threshold: u32::MAX,
                 ..proposal.clone()
             },
+            1,
         );
     }
     Some(finding)

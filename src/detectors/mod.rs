@@ -17,7 +17,7 @@ mod unknown_tool_repeat;
 use crate::config::Config;
 use crate::history::{CallRecord, Fingerprint, Run};
 use crate::tools::{Cap, ToolKind};
-use crate::verdict::{DetectorId, Finding, Level};
+use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 /// The call being judged, with its per-tool settings resolved.
 #[derive(Debug, Clone)]
@@ -34,6 +34,12 @@ pub struct Proposal<'a> {
     pub critical_threshold: u32,
     pub cap: Option<Cap>,
 }
+
+/// Weak evidence needs this many times the thresholds: identical results for different arguments
+/// (`stall`), one error across calls (`error_repeat`), and an identical call repeating while
+/// other calls change things (`generic_repeat` on `Basis::DespiteChanges`), so do the stale
+/// stretches of `ping_pong` and `cycle`.
+pub(crate) const WEAK_EVIDENCE_FACTOR: u32 = 2;
 
 /// A poll interval that grows by this factor (or more) counts as backing off.
 const BACKOFF_FACTOR: f64 = 1.5 * (1.0 - 1e-9);
@@ -87,6 +93,8 @@ pub fn decide(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding
 struct OutcomeStreak {
     len: usize,
     newest_is_error: bool,
+    /// The shared outcome says nothing (`CallRecord::is_blank`).
+    blank: bool,
     /// Every record of the streak has the newest one's arguments.
     one_args: bool,
 }
@@ -95,11 +103,13 @@ struct OutcomeStreak {
 /// pass (newest first).
 #[derive(Default)]
 struct SameCall<'r> {
-    count: usize,
     /// The newest one that is completed or refused.
     newest_settled: Option<&'r CallRecord>,
     /// The newest completed one.
     newest_done: Option<&'r CallRecord>,
+    /// A record that changed something (`CallRecord::changed_state`) is newer than
+    /// `newest_settled` (or there is none): the proposed call's quiet streak starts afresh.
+    changed_since_settled: bool,
 }
 
 /// A repeating pattern at the end of the window that the proposed call continues.
@@ -163,9 +173,36 @@ impl<'r> Window<'r> {
         self.same.newest_settled
     }
 
-    /// How many records of the proposed fingerprint count towards streaks.
-    fn same_call_count(&self) -> usize {
-        self.same.count
+    /// Calls of the proposed fingerprint in a row without progress (identical results or
+    /// refusals) with nothing else changing since: the newest settled one's `no_progress`, or 0
+    /// when something changed after it.
+    fn quiet_no_progress(&self) -> u32 {
+        if self.same.changed_since_settled {
+            return 0;
+        }
+        self.last_settled().map_or(0, |r| r.no_progress())
+    }
+
+    /// The run's stale stretch (`Run::stale_calls`) when the proposed call is one of its calls:
+    /// (its length, how many distinct calls it went round).
+    fn stale_stretch(&self, proposal: &Proposal) -> Option<(u32, usize)> {
+        let stale = self.run.stale_calls;
+        let tail_len = (stale as usize).min(self.records.len());
+        if tail_len == 0 {
+            return None;
+        }
+        let tail = self.records.get(self.records.len() - tail_len..)?;
+        let mut calls: Vec<(u16, Fingerprint)> = Vec::new();
+        for record in tail.iter().filter(|r| !r.is_pending()) {
+            if !calls.iter().any(|(t, a)| record.same_call(*t, a)) {
+                calls.push((record.tool(), record.args));
+            }
+        }
+        let proposed = proposal.tool_index?;
+        calls
+            .iter()
+            .any(|(t, a)| *t == proposed && *a == proposal.args)
+            .then_some((stale, calls.len()))
     }
 
     /// The newest completed records of the proposed tool (any args) that share the newest one's
@@ -205,15 +242,19 @@ fn gather<'r>(
     // The streak with its newest record; it ends at the first completed record that differs.
     let mut streak: Option<(&CallRecord, OutcomeStreak)> = None;
     let mut streak_ended = false;
-    for record in records.iter().rev().filter(|r| r.tool() == tool) {
-        if record.args == proposal.args {
-            same.count += 1;
-            if !record.is_pending() {
-                same.newest_settled.get_or_insert(record);
-            }
-            if record.outcome().is_some() {
-                same.newest_done.get_or_insert(record);
-            }
+    let mut changed = false;
+    for record in records.iter().rev() {
+        let same_call = record.same_call(tool, &proposal.args);
+        if same_call && !record.is_pending() && same.newest_settled.is_none() {
+            same.newest_settled = Some(record);
+            same.changed_since_settled = changed;
+        }
+        changed |= same.newest_settled.is_none() && record.changed_state();
+        if record.tool() != tool {
+            continue;
+        }
+        if same_call && record.outcome().is_some() {
+            same.newest_done.get_or_insert(record);
         }
         if streak_ended || record.outcome().is_none() {
             continue;
@@ -223,6 +264,7 @@ fn gather<'r>(
                 let first = OutcomeStreak {
                     len: 1,
                     newest_is_error: record.is_error(),
+                    blank: record.is_blank(),
                     one_args: true,
                 };
                 streak = Some((record, first));
@@ -355,27 +397,62 @@ fn should_emit_warning(window: &Window, proposal: &Proposal, finding: &Finding) 
     true
 }
 
-/// Warning at `warningThreshold`, critical at `criticalThreshold` (the proposed tool's).
-fn threshold_finding(detector: DetectorId, count: usize, proposal: &Proposal) -> Option<Finding> {
+/// Warning at `factor` × `warningThreshold`, critical at `factor` × `criticalThreshold` (the
+/// proposed tool's); `factor` is 1, or `WEAK_EVIDENCE_FACTOR` for weak evidence.
+fn threshold_finding(
+    detector: DetectorId,
+    count: usize,
+    proposal: &Proposal,
+    factor: u32,
+) -> Option<Finding> {
     let count = u32::try_from(count).unwrap_or(u32::MAX);
-    let level = if count >= proposal.critical_threshold {
-        Level::Critical
-    } else if count >= proposal.warning_threshold {
-        Level::Warning
+    let critical = proposal.critical_threshold.saturating_mul(factor);
+    let warning = proposal.warning_threshold.saturating_mul(factor);
+    if count >= critical {
+        Some(Finding::new(detector, Level::Critical, count, critical))
+    } else if count >= warning {
+        Some(Finding::new(detector, Level::Warning, count, warning))
     } else {
-        return None;
-    };
-    let threshold = if level == Level::Critical {
-        proposal.critical_threshold
-    } else {
-        proposal.warning_threshold
-    };
-    Some(Finding::new(detector, level, count, threshold))
+        None
+    }
 }
 
 /// The finding for a periodic pattern (`ping_pong`, `cycle`) of `count` calls: warning from two
 /// laps and `warningThreshold` on; critical from `criticalThreshold` calls (or `criticalLaps`
 /// laps) when every position's outcome is stable.
+///
+/// Without a clean period, the stale rule: once `WEAK_EVIDENCE_FACTOR` × `criticalThreshold`
+/// calls in a row returned nothing new (`Run::stale_calls`), going round `distinct` calls that
+/// include the proposed one, it is refused (`Basis::NothingNew`). `distinct_calls` says which
+/// counts of distinct calls this detector owns.
+fn stale_finding(
+    detector: DetectorId,
+    window: &Window,
+    proposal: &Proposal,
+    distinct_calls: std::ops::RangeInclusive<usize>,
+) -> Option<Finding> {
+    let threshold = proposal
+        .critical_threshold
+        .saturating_mul(WEAK_EVIDENCE_FACTOR);
+    if window.run.stale_calls < threshold {
+        return None;
+    }
+    let (stale, distinct) = window.stale_stretch(proposal)?;
+    distinct_calls
+        .contains(&distinct)
+        .then(|| Finding::new(detector, Level::Critical, stale, threshold).on(Basis::NothingNew))
+}
+
+/// A periodic finding, else the stale rule's (see `stale_finding`).
+fn periodic_or_stale(
+    periodic: Option<Finding>,
+    stale: impl FnOnce() -> Option<Finding>,
+) -> Option<Finding> {
+    match periodic {
+        Some(found) if found.level >= Level::Critical => Some(found),
+        warning => stale().or(warning),
+    }
+}
 fn periodic_finding(
     detector: DetectorId,
     tail: &[CallRecord],

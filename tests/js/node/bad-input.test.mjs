@@ -8,6 +8,8 @@ import { verdictString } from "../scenario-runner.mjs";
 
 const CALL = { tool: "update_task", args: { taskId: "T-1", status: "open" } };
 const OUTCOME = { ...CALL, result: "updated" };
+// Thresholds pinned so these bad-input checks do not move with the default preset.
+const CONFIG = { warningThreshold: 10, criticalThreshold: 20, globalCircuitBreakerThreshold: 30 };
 const WARNED = "warn/warning/generic_repeat/10";
 
 /** check+record of each call; verdict strings, the record's null when the call was refused. */
@@ -64,7 +66,7 @@ const badRecords = [
 
 describe("bad records", () => {
   for (const [name, op, record, code, field] of badRecords) {
-    test(name, () => expectError(() => new LoopGuard()[op](record), code, field));
+    test(name, () => expectError(() => new LoopGuard(CONFIG)[op](record), code, field));
   }
 
   test("a record larger than maxRecordBytes is too_large", () => {
@@ -74,7 +76,7 @@ describe("bad records", () => {
   });
 
   test("runId and reason of compacted/progress/endRun must be strings", () => {
-    const guard = new LoopGuard();
+    const guard = new LoopGuard(CONFIG);
     expectError(() => guard.compacted(5), "invalid_record", "runId");
     expectError(() => guard.progress("run", {}), "invalid_record", "reason");
     expectError(() => guard.endRun(["run"]), "invalid_record", "runId");
@@ -82,8 +84,8 @@ describe("bad records", () => {
   });
 
   test("the same guard keeps its state and its verdicts through every bad record", () => {
-    const guard = new LoopGuard();
-    const control = new LoopGuard();
+    const guard = new LoopGuard(CONFIG);
+    const control = new LoopGuard(CONFIG);
     const pairs = Array.from({ length: 12 }, () => [CALL, OUTCOME]);
     const got = [];
     pairs.forEach((pair, i) => {
@@ -121,7 +123,7 @@ describe("bad config", () => {
   test("a config that is not an object", () => expectError(() => new LoopGuard("strict"), "invalid_config"));
   test("JS-only options are not passed to the core", () => {
     const seen = [];
-    const guard = new LoopGuard({ onVerdict: (v, op) => seen.push(`${op} ${verdictString(v)}`), throwOnInternalError: true });
+    const guard = new LoopGuard({ ...CONFIG, onVerdict: (v, op) => seen.push(`${op} ${verdictString(v)}`), throwOnInternalError: true });
     replay(guard, Array.from({ length: 10 }, () => [CALL, OUTCOME]));
     assert.deepEqual(seen, [`check ${WARNED}`]);
     guard.free();
@@ -132,8 +134,8 @@ describe("value rules give the fingerprint of the equivalent JSON", () => {
   // Alternating the two forms of one call must behave exactly like repeating the plain form.
   function sameAs(plain, other) {
     const mixed = Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? plain : other));
-    const want = replay(new LoopGuard(), Array.from({ length: 12 }, () => plain));
-    assert.deepEqual(replay(new LoopGuard(), mixed), want);
+    const want = replay(new LoopGuard(CONFIG), Array.from({ length: 12 }, () => plain));
+    assert.deepEqual(replay(new LoopGuard(CONFIG), mixed), want);
     assert.equal(want[9][0], WARNED);
   }
   const withArgs = (args) => [{ ...CALL, args }, { ...OUTCOME, args }];
@@ -168,7 +170,7 @@ describe("value rules give the fingerprint of the equivalent JSON", () => {
 
 describe("lifecycle", () => {
   test("a freed guard refuses calls with code freed; free twice is harmless", () => {
-    const guard = new LoopGuard();
+    const guard = new LoopGuard(CONFIG);
     guard.check(CALL);
     guard.free();
     guard.free();
@@ -176,8 +178,8 @@ describe("lifecycle", () => {
     expectError(() => guard.stats(), "freed");
   });
   test("guards are independent", () => {
-    const a = new LoopGuard();
-    const b = new LoopGuard();
+    const a = new LoopGuard(CONFIG);
+    const b = new LoopGuard(CONFIG);
     const pairs = Array.from({ length: 10 }, () => [CALL, OUTCOME]);
     replay(a, pairs);
     assert.equal(replay(b, [[CALL, OUTCOME]])[0][0], "allow");
@@ -185,12 +187,12 @@ describe("lifecycle", () => {
     assert.equal(b.stats().checks, 1);
   });
   test("exportRun/importRun move a run to another guard; bad snapshots are invalid_snapshot", () => {
-    const from = new LoopGuard();
+    const from = new LoopGuard(CONFIG);
     const call = { ...CALL, runId: "r1" };
     replay(from, Array.from({ length: 9 }, () => [call, { ...OUTCOME, runId: "r1" }]));
     const bytes = from.exportRun("r1");
     assert.ok(bytes instanceof Uint8Array && bytes.length > 0);
-    const to = new LoopGuard();
+    const to = new LoopGuard(CONFIG);
     assert.equal(to.importRun(bytes), "r1");
     assert.equal(verdictString(to.check(call)), WARNED);
     assert.equal(to.importRun(to.exportRun()), null, "the default run's id is null");
@@ -202,7 +204,7 @@ describe("lifecycle", () => {
     assert.equal(verdictString(to.check(call)), "allow", "the run survived the bad imports");
   });
   test("at defaults to the clock but an explicit at is used", () => {
-    const guard = new LoopGuard();
+    const guard = new LoopGuard(CONFIG);
     assert.equal(guard.check({ ...CALL, at: 1_000 }).action, "allow");
     assert.equal(guard.record({ ...OUTCOME, at: 1_500 }).action, "allow");
   });

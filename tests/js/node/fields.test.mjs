@@ -27,7 +27,10 @@ function countingRuntime(counts) {
   return new WasmRuntime({ ...glue, WasmGuard: CountingGuard }, sha256);
 }
 
-const jsonOnly = () => new LoopGuardCore(new WasmRuntime({ ...glue, wasmMemory: undefined }, sha256));
+// Thresholds pinned so that no call of the rounds below is refused (a refused call's outcome
+// would take the JSON way) whatever the default preset is.
+const PINNED = { warningThreshold: 10, criticalThreshold: 20, globalCircuitBreakerThreshold: 30 };
+const jsonOnly = () => new LoopGuardCore(new WasmRuntime({ ...glue, wasmMemory: undefined }, sha256), PINNED);
 
 /** [call, outcome] pairs; each is checked and recorded three times in a row. */
 const steps = [
@@ -47,7 +50,7 @@ const steps = [
 
 test("the field way and the JSON way give identical verdicts and fingerprints", () => {
   const counts = { fields: 0, json: 0 };
-  const fieldWay = new LoopGuardCore(countingRuntime(counts));
+  const fieldWay = new LoopGuardCore(countingRuntime(counts), PINNED);
   const jsonWay = jsonOnly();
   let at = 1000;
   for (let round = 0; round < 3; round++) {
@@ -69,7 +72,7 @@ test("the field way and the JSON way give identical verdicts and fingerprints", 
 
 test("an outcome whose call id was not checked sends its arguments after all", () => {
   const counts = { fields: 0, json: 0 };
-  const fieldWay = new LoopGuardCore(countingRuntime(counts));
+  const fieldWay = new LoopGuardCore(countingRuntime(counts), PINNED);
   const jsonWay = jsonOnly();
   for (let i = 0; i < 4; i++) {
     const outcome = { runId: "r", tool: "lookup", args: { id: i % 2 }, callId: `never-checked-${i}`, at: i, result: "same" };

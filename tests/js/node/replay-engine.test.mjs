@@ -32,6 +32,18 @@ test("a veto of a call whose real result would have been new withheld informatio
   assert.equal(report.summary.withheld, 1);
 });
 
+test("a veto is costless when the same tool already returned that result, to any arguments; another tool's results do not count", () => {
+  const other = (id, text) => ({ ...poll(text), args: { id } });
+  const lookup = (text) => ({ tool: "lookup_job", args: { id: 9 }, result: { content: [{ type: "text", text }], details: { durationMs: 1 } } });
+  const replay = (first, last) => replayTrajectory(new LoopGuard({ preset: "strict" }), run([first, poll("running"), poll("running"), poll("running"), last]));
+  // The refused fifth call would have got "queued", which check_job returned for job 8.
+  const seen = replay(other(8, "queued"), poll("queued"));
+  assert.deepEqual(seen.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "costless"]]);
+  // "queued" came only from another tool: the veto withheld it.
+  const elsewhere = replay(lookup("queued"), poll("queued"));
+  assert.deepEqual(elsewhere.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "withheld"]]);
+});
+
 test("a stop ends the run, withholds information, and the calls after it count as saved", () => {
   const guard = new LoopGuard({ preset: "strict" });
   const steps = Array.from({ length: 9 }, () => poll("running"));

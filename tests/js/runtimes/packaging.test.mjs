@@ -3,9 +3,9 @@
 // (without any permission for the package), Bun, workerd (bundled by esbuild with wrangler's
 // conditions, the way a Worker project builds it) and Chromium — each running the corpus; and a
 // TypeScript consumer compiled against the shipped types with moduleResolution "bundler" and
-// "nodenext" (ESM and CommonJS files), skipLibCheck off.
+// "nodenext" (ESM and CommonJS files), skipLibCheck off; and the package's bin run by npx.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -49,11 +49,32 @@ test("the tarball ships every entry, the .wasm, the types, README and LICENSE, a
     "package.json", "README.md", "LICENSE", "tool_loop_guard_bg.wasm", "tool_loop_guard_bg_base64.js",
     "node.js", "index.js", "workerd.js", "deno.js", "deno-wasm.js", "inline.js", "cjs/node-cjs.js", "cjs/package.json",
     "index.d.ts", "inline.d.ts", "cjs/node-cjs.d.ts", "tool_loop_guard_node.cjs", "replay/index.js", "replay/index.d.ts",
+    "cli/main.js",
   ]) {
     assert.ok(shipped.includes(name), `${name} is missing from the tarball`);
   }
   const unexpected = shipped.filter((f) => !/^(cjs\/|replay\/(formats\/)?|cli\/)?[\w.-]+\.(js|cjs|d\.ts|wasm|json)$|^(README\.md|LICENSE)$/.test(f));
   assert.deepEqual(unexpected, []);
+});
+
+test("the installed bin: npx tool-loop-guard replay prints a timeline and exits 1 on a refused loop", () => {
+  const sample = path.join(root, "tests", "replay", "samples", "gateway.jsonl");
+  const npx = (args) => spawnSync("npx", ["--no-install", "tool-loop-guard", ...args], { cwd: project, encoding: "utf8" });
+  assert.ok(fs.existsSync(path.join(project, "node_modules", ".bin", "tool-loop-guard")), "npm linked the bin");
+  const text = npx(["replay", sample]);
+  assert.equal(text.stderr, "");
+  assert.match(text.stdout, /^run update-loop  jsonl · /m);
+  assert.match(text.stdout, /^ +1 +update_task +\{"id":7,"status":"done"\} +allow/m);
+  assert.match(text.stdout, /^total: 2 runs, 12 calls;/m);
+  assert.equal(text.status, /^total: .* 0 refused/m.test(text.stdout) ? 0 : 1);
+  const strict = npx(["replay", "--preset", "strict", "--json", sample]);
+  const lines = strict.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  assert.equal(lines.at(-1).type, "total");
+  assert.ok(lines.at(-1).runsRefused > 0, "strict refuses the update loop");
+  assert.equal(strict.status, 1);
+  const bad = npx(["replay", path.join(root, "package.json")]);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /package\.json: not a trajectory format/);
 });
 
 /** The installed package's corpus report in one runtime. */

@@ -1,0 +1,99 @@
+/**
+ * The replay CLI's text output: per run a header, a timeline (call, tool, short args, verdict,
+ * detector, count, and for a refused call whether it withheld new information or was costless)
+ * and a summary line; after all runs a total. ANSI colour only when the caller asks for it.
+ */
+import type { ReplayTotals, RunReport, TimelineEvent, TimelineRow } from "../replay/index.js";
+
+export interface Paint {
+  warn(text: string): string;
+  refuse(text: string): string;
+  dim(text: string): string;
+  bold(text: string): string;
+}
+
+const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+
+export function paint(colour: boolean): Paint {
+  if (!colour) {
+    const plain = (text: string) => text;
+    return { warn: plain, refuse: plain, dim: plain, bold: plain };
+  }
+  return { warn: ansi(33, 39), refuse: ansi(31, 39), dim: ansi(2, 22), bold: ansi(1, 22) };
+}
+
+const ACTIONS = ["allow", "warn", "block", "stop"];
+
+/** The action a timeline row shows: the stronger of its check and record verdicts. */
+function rowAction(row: TimelineRow): string {
+  const record = row.record?.action ?? "allow";
+  return ACTIONS.indexOf(record) > ACTIONS.indexOf(row.check.action) ? record : row.check.action;
+}
+
+function isEvent(entry: TimelineRow | TimelineEvent): entry is TimelineEvent {
+  return "event" in entry;
+}
+
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** `runId  format  file  model … exit …`: what identifies a run and what its source says. */
+export function runHeading(report: RunReport, file: string, p: Paint): string {
+  const facts: string[] = [report.format, file];
+  const { model, exitStatus, solved } = report.meta;
+  if (typeof model === "string") facts.push(`model ${model}`);
+  if (typeof exitStatus === "string") facts.push(`exit ${exitStatus}`);
+  if (typeof solved === "boolean") facts.push(solved ? "solved" : "not solved");
+  return `${p.bold(`run ${report.runId}`)}  ${p.dim(facts.join(" · "))}`;
+}
+
+export function timelineLines(report: RunReport, p: Paint): string[] {
+  const rows = (report.timeline ?? []).filter((e): e is TimelineRow => !isEvent(e));
+  const indexWidth = Math.max(1, String(report.summary.calls).length);
+  const toolWidth = Math.min(28, Math.max(4, ...rows.map((r) => r.tool.length)));
+  const argsWidth = Math.max(4, ...rows.map((r) => r.args.length));
+  const detectorWidth = Math.max(8, ...rows.map((r) => (r.detector ?? "").length));
+  const lines = [p.dim(`  ${"#".padStart(indexWidth)}  ${"tool".padEnd(toolWidth)}  ${"args".padEnd(argsWidth)}  verdict  ${"detector".padEnd(detectorWidth)}  count`)];
+  for (const entry of report.timeline ?? []) {
+    if (isEvent(entry)) {
+      lines.push(p.dim(`  ${"".padStart(indexWidth)}  -- ${entry.event} after call ${entry.after}`));
+      continue;
+    }
+    const action = rowAction(entry);
+    const tool = entry.tool.length > toolWidth ? `${entry.tool.slice(0, toolWidth - 1)}…` : entry.tool;
+    const notes = [entry.failed ? "error" : "", entry.cost === undefined ? "" : entry.cost === "costless" ? "costless" : "withheld new information"]
+      .filter((n) => n !== "")
+      .join(", ");
+    const detector = entry.detector === null ? "" : entry.detector;
+    const count = entry.detector === null ? "" : String(entry.count);
+    const verdict = action.padEnd(7);
+    const shown = action === "warn" ? p.warn(verdict) : action === "block" || action === "stop" ? p.refuse(verdict) : p.dim(verdict);
+    const line = `  ${String(entry.index).padStart(indexWidth)}  ${tool.padEnd(toolWidth)}  ${entry.args.padEnd(argsWidth)}  ${shown}  ${detector.padEnd(detectorWidth)}  ${count.padStart(5)}${notes === "" ? "" : `  ${notes}`}`;
+    lines.push(line.trimEnd());
+  }
+  return lines;
+}
+
+export function summaryLine(report: RunReport, p: Paint): string {
+  const s = report.summary;
+  const parts = [`${plural(s.calls, "call")}: ${s.ran} ran, ${s.saved} would have been saved`];
+  parts.push(s.firstWarning === null ? "no warning" : `first warning at call ${s.firstWarning}`);
+  const first = s.refusals[0];
+  if (first === undefined) parts.push("nothing refused");
+  else {
+    parts.push(p.refuse(`first refusal at call ${first.index} (${first.action}${first.detector === null ? "" : ` ${first.detector}`})`));
+    parts.push(`${plural(s.refusals.length, "refusal")}: ${s.withheld} withheld new information, ${s.costless} costless`);
+  }
+  if (s.stoppedAt !== null) parts.push(p.refuse(`run stopped at call ${s.stoppedAt}`));
+  return `  summary: ${parts.join("; ")}`;
+}
+
+export function totalLine(totals: ReplayTotals, p: Paint): string {
+  const parts = [
+    `${plural(totals.runs, "run")}, ${plural(totals.calls, "call")}`,
+    `${totals.runsWarned} warned`,
+    `${totals.runsRefused} refused (${totals.runsStopped} stopped)`,
+    `${plural(totals.refusals, "refusal")}: ${totals.withheld} withheld new information, ${totals.costless} costless`,
+    `${totals.saved} calls would have been saved`,
+  ];
+  return p.bold(`total: ${parts.join("; ")}`);
+}
