@@ -7,6 +7,7 @@
 //! docs/openclaw.md.
 
 mod detect;
+mod markers;
 mod messages;
 mod outcome;
 mod snapshot;

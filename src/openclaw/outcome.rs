@@ -4,10 +4,9 @@
 //! their details without per-send ids, the loop detector's own veto as no outcome at all, and
 //! everything else by `details` and the text parts.
 
+use super::markers::{canonical_markers, write_canonical_markers};
 use super::text::{exec_failure_shape, unknown_tool_name};
-use crate::canonical::{
-    format_number, write_string, write_value, ByteSink, Digest, HashSink, KeepAll,
-};
+use crate::canonical::{format_number, write_string, ByteSink, Digest, HashSink};
 use crate::volatile_table::{is_send, without_send_ids};
 use serde_json::{Map, Value};
 
@@ -77,14 +76,14 @@ enum F<'a> {
 }
 
 /// The digest of named fields, written as JSON in a fixed order (equal tuples, equal digests;
-/// nothing is built or copied).
+/// nothing is built or copied), untrusted-content marker ids read as zeros.
 fn digest_fields(fields: &[(&str, F)]) -> Digest {
     let mut sink = HashSink::new();
     for (key, field) in fields {
         write_string(key, &mut sink);
         match field {
-            F::Str(s) => write_string(s, &mut sink),
-            F::Val(v) => write_value(v, &KeepAll, &mut sink),
+            F::Str(s) => write_string(&canonical_markers(s), &mut sink),
+            F::Val(v) => write_canonical_markers(v, &mut sink),
             F::Bool(true) => sink.put(b"true"),
             F::Bool(false) => sink.put(b"false"),
             F::Null => sink.put(b"null"),
