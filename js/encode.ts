@@ -8,7 +8,9 @@
  * JSON.stringify: where the runtime has a fast synchronous SHA-256 (node:crypto) they are sent as
  * `textSha256` digests, elsewhere the first one is passed beside the JSON as side text (hashed in
  * wasm, never escaped or parsed). The core defines that both give the same outcome digest as the
- * text inline, so verdicts do not change.
+ * text inline, so verdicts do not change. A text holding a lone UTF-16 surrogate always goes inline:
+ * JSON.stringify writes the surrogate as an escape that the core reads by its own rule, where
+ * hashing or encoding the string here would replace it by U+FFFD and lose it.
  */
 import { LoopGuardError } from "./errors.js";
 
@@ -64,6 +66,15 @@ function walkNeedsReplacer(item: unknown, depth: number): boolean {
   return false;
 }
 
+/**
+ * True when `text` holds no lone surrogate (every runtime the package supports has isWellFormed;
+ * the regular expression only keeps older engines correct).
+ */
+export function isWellFormed(text: string): boolean {
+  const check = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof check === "function" ? check.call(text) : !/[\uD800-\uDFFF]/.test(text);
+}
+
 /** An object whose prototype is Object.prototype or null. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;
@@ -80,7 +91,7 @@ export function hashLargeTexts(outcome: unknown, texts: { hash: TextHasher; abov
   if (!isPlainObject(outcome)) return outcome;
   const result = outcome.result;
   if (typeof result === "string") {
-    if (result.length <= texts.above) return outcome;
+    if (!isLongText(result, texts.above)) return outcome;
     return { ...outcome, result: { content: [{ type: "text", textSha256: texts.hash(result) }] } };
   }
   if (!isPlainObject(result) || !Array.isArray(result.content)) return outcome;
@@ -93,9 +104,14 @@ export function hashLargeTexts(outcome: unknown, texts: { hash: TextHasher; abov
   return { ...outcome, result: { ...result, content } };
 }
 
-/** A `{type: "text", text}` part whose text is longer than `above` UTF-16 units. */
+/** A text that goes out of line: longer than `above` UTF-16 units, and without lone surrogates. */
+export function isLongText(text: string, above: number): boolean {
+  return text.length > above && isWellFormed(text);
+}
+
+/** A `{type: "text", text}` part whose text goes out of line (`isLongText`). */
 function isLargeText(part: unknown, above: number): part is Record<string, unknown> & { text: string } {
-  return isPlainObject(part) && part.type === "text" && typeof part.text === "string" && part.text.length > above;
+  return isPlainObject(part) && part.type === "text" && typeof part.text === "string" && isLongText(part.text, above);
 }
 
 /**
@@ -107,7 +123,7 @@ export function sideLargeText(outcome: unknown, above: number): [unknown, string
   if (!isPlainObject(outcome)) return [outcome, undefined];
   const result = outcome.result;
   if (typeof result === "string") {
-    if (result.length <= above) return [outcome, undefined];
+    if (!isLongText(result, above)) return [outcome, undefined];
     return [{ ...outcome, result: { content: [{ type: "text", textSide: true }] } }, result];
   }
   if (!isPlainObject(result) || !Array.isArray(result.content)) return [outcome, undefined];

@@ -7,7 +7,7 @@
  * errors. The core defines both ways in Rust; no rule lives here.
  */
 import type { LargeTexts } from "./encode.js";
-import { encodeRecord, isPlainObject } from "./encode.js";
+import { encodeRecord, isLongText, isPlainObject, isWellFormed } from "./encode.js";
 import type { RawGuard } from "./runtime.js";
 
 /** The core's answer when it cannot decide from the fields: send the JSON record. */
@@ -19,15 +19,6 @@ export const NOT_ORDINARY = -1;
 export type InputView = (length: number) => Uint8Array;
 
 const encoder = new TextEncoder();
-
-/**
- * No lone surrogates: JSON.stringify would escape them, and the core refuses those escapes.
- * (Engines without isWellFormed send any string with surrogates the JSON way.)
- */
-function wellFormed(text: string): boolean {
-  const check = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  return typeof check === "function" ? check.call(text) : !/[\uD800-\uDFFF]/.test(text);
-}
 
 /** JSON text of a value JSON.stringify keeps (null when it would drop the key); false if it throws. */
 function jsonOf(value: unknown): string | null | false {
@@ -100,7 +91,8 @@ class PieceWriter {
         return length;
       }
     }
-    if (!wellFormed(text)) return NOT_WELL_FORMED;
+    // UTF-8 cannot carry a lone surrogate: such a string goes the JSON way (escaped).
+    if (!isWellFormed(text)) return NOT_WELL_FORMED;
     const { written } = encoder.encodeInto(text, view.subarray(start));
     this.pos = start + written;
     return written;
@@ -225,7 +217,7 @@ export function sendOutcome(raw: RawGuard, input: InputView, outcome: unknown, n
   const textsStart = writer.pos;
   let wellFormedTexts = true;
   const put = (text: string) => {
-    wellFormedTexts &&= hash !== undefined && text.length > above ? writer.entry(HEX_DIGEST, hash(text)) : writer.entry(RAW_TEXT, text);
+    wellFormedTexts &&= hash !== undefined && isLongText(text, above) ? writer.entry(HEX_DIGEST, hash(text)) : writer.entry(RAW_TEXT, text);
   };
   if (typeof result === "string") put(result);
   else if (content !== undefined) for (let i = 0; i < content.length; i++) put(content[i].text);

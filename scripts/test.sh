@@ -28,6 +28,11 @@ suite "cargo fmt --check" cargo fmt --check
 suite "cargo clippy (native and wasm32, warnings are errors)" bash -c \
   'cargo clippy --locked --all-targets -- -D warnings && cargo clippy --locked --lib --target wasm32-unknown-unknown -- -D warnings'
 suite "cargo test" cargo test --locked
+# An embedder's crate may turn on serde_json's preserve_order (insertion-ordered maps): the core
+# sorts keys itself, so the canonical-form tests and the whole corpus (with its exact fingerprints)
+# must pass unchanged in that build too.
+suite "cargo test with serde_json/preserve_order (same fingerprints)" \
+  cargo test --locked --features serde_json/preserve_order --lib --test scenarios -- canonical json outcome every_scenario
 echo "[test] build pkg/"
 node scripts/build.mjs
 
@@ -37,6 +42,7 @@ if [[ ! -x "$NODE22" ]]; then
 fi
 suite "node:test over pkg/ (node $(node --version))" node --test --test-reporter=spec tests/js/node/*.test.mjs
 suite "node:test over pkg/ (node $("$NODE22" --version 2>/dev/null || echo 22: missing))" "$NODE22" --test --test-reporter=spec tests/js/node/*.test.mjs
+suite "README's captured replay matches what the built package prints" node scripts/capture-replay.mjs --check
 suite "runtimes and packaging: deno, bun, workerd, chromium, npm pack, tsc (driven by node $(node --version))" \
   node --test --test-reporter=spec --test-force-exit tests/js/runtimes/*.test.mjs
 

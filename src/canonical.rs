@@ -187,22 +187,50 @@ fn write_members(
         write_value(value, filter, sink);
     };
     let kept = map.iter().filter(|(k, _)| !drops(k));
-    // serde_json's map iterates keys in UTF-8 byte order, which equals UTF-16 order unless a key
-    // holds a character at or above U+E000 (UTF-8 lead byte 0xEE or more): only then re-sort.
-    if map.keys().any(|k| k.bytes().any(|b| b >= 0xEE)) {
-        let mut members: Vec<(&String, &Value)> = kept.collect();
-        heap_sort(&mut members, |a, b| {
-            a.0.encode_utf16().lt(b.0.encode_utf16())
-        });
-        for (key, value) in members {
+    // The order is set here, not by the map: serde_json's map iterates in UTF-8 byte order, or in
+    // insertion order when any crate in the build enables its `preserve_order` feature. Members
+    // already in UTF-16 order (nearly always, with the default map) are written as they come.
+    let mut keys = map.keys();
+    let in_order = match keys.next() {
+        None => true,
+        Some(first) => keys
+            .try_fold(first, |prev, key| {
+                utf16_cmp(prev, key).is_lt().then_some(key)
+            })
+            .is_some(),
+    };
+    if in_order {
+        for (key, value) in kept {
             member(key, value, sink);
         }
     } else {
-        for (key, value) in kept {
+        let mut members: Vec<(&String, &Value)> = kept.collect();
+        heap_sort(&mut members, |a, b| utf16_cmp(a.0, b.0).is_lt());
+        for (key, value) in members {
             member(key, value, sink);
         }
     }
     sink.put(b"}");
+}
+
+/// Compares two strings by their UTF-16 code units, as JCS sorts keys, without transcoding. UTF-8
+/// byte order is code point order, which differs from UTF-16 order only between a character of
+/// U+E000..U+FFFF (lead byte 0xEE or 0xEF) and one above U+FFFF (lead byte 0xF0 to 0xF4, a
+/// surrogate pair in UTF-16): at the first differing byte that is the only case to turn round.
+pub(crate) fn utf16_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let differ = a.iter().zip(b).position(|(x, y)| x != y);
+    match differ.and_then(|i| Some((*a.get(i)?, *b.get(i)?))) {
+        None => a.len().cmp(&b.len()),
+        Some((x, y)) => {
+            let bmp_high = |byte: u8| (0xEE..=0xEF).contains(&byte);
+            if (bmp_high(x) && y >= 0xF0) || (x >= 0xF0 && bmp_high(y)) {
+                y.cmp(&x)
+            } else {
+                x.cmp(&y)
+            }
+        }
+    }
 }
 
 /// In-place heapsort: O(n log n) on hostile input, and a few hundred bytes of code where the

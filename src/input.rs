@@ -253,7 +253,7 @@ fn call_fields<'a>(raw: &RawRecord<'a>) -> Result<CallInput<'a>, GuardError> {
     let Some(tool_raw) = raw.tool else {
         return Err(GuardError::record(Some("tool"), "tool is required"));
     };
-    let tool = match text_field(tool_raw) {
+    let tool = match text_field(tool_raw, "tool")? {
         Some(name) => {
             check_tool_name(&name)?;
             name
@@ -323,12 +323,26 @@ fn call_id_key(call_id: &str) -> u64 {
     crate::keys::fnv1a(call_id.as_bytes())
 }
 
-/// The string a field's raw JSON text holds, if it is one (borrowed when it has no escapes).
-fn text_field(raw: &str) -> Option<Cow<'_, str>> {
+/// The string a field's raw JSON text holds, if it is one (borrowed when it has no escapes). An
+/// identifier (tool, runId, callId) is echoed in verdicts, so unlike tool output it may not hold a
+/// lone surrogate, which the core could not give back as it came.
+fn text_field<'a>(raw: &'a str, field: &str) -> Result<Option<Cow<'a, str>>, GuardError> {
     let mut reader = Reader::new(raw);
-    let text = reader.string().ok()?;
-    reader.end().ok()?;
-    Some(text)
+    let Ok(text) = reader.string() else {
+        return Ok(None);
+    };
+    if reader.end().is_err() {
+        return Ok(None);
+    }
+    if reader.lone_surrogates() > 0 {
+        return Err(GuardError::record(
+            Some(field),
+            format!(
+                "{field} holds a lone UTF-16 surrogate; only tool output (args, result, error) may"
+            ),
+        ));
+    }
+    Ok(Some(text))
 }
 
 fn optional_string<'a>(
@@ -338,7 +352,7 @@ fn optional_string<'a>(
     let Some(raw) = raw else {
         return Ok(None);
     };
-    if let Some(text) = text_field(raw) {
+    if let Some(text) = text_field(raw, field)? {
         return Ok(Some(text));
     }
     match json_field(raw, field)? {

@@ -1,14 +1,17 @@
 //! A small JSON reader for records and the config: RFC 8259 text into `serde_json::Value`, with
 //! the same results as serde_json's own parser (numbers correctly rounded, integers kept exact,
-//! duplicate keys: the last wins, lone surrogates refused) but without serde's generic
-//! deserialiser machinery, which cost ~40 KB of `.wasm` and two passes per record.
+//! duplicate keys: the last wins) but without serde's generic deserialiser machinery, which cost
+//! ~40 KB of `.wasm` and two passes per record. Unlike serde_json it accepts the escape of a lone
+//! UTF-16 surrogate (`\ud83d`, as `JSON.stringify` writes a string cut mid-emoji): a Rust string
+//! cannot hold one, so it becomes the two characters of `lone_surrogate` (docs/semantics.md,
+//! "Lone surrogates").
 //!
 //! `skim` checks that a value is well-formed without building it and without recursion (any
 //! nesting depth), so a record's fields can be located first and parsed one by one, each with its
 //! own nesting limit and field-named errors.
 
 use crate::canonical::{
-    heap_sort, plain_prefix_len, write_number, write_string, ByteSink, KeyFilter,
+    heap_sort, plain_prefix_len, utf16_cmp, write_number, write_string, ByteSink, KeyFilter,
 };
 use crate::float_parse::parse_f64;
 use serde_json::{Map, Number, Value};
@@ -60,15 +63,50 @@ impl OpenStack {
     }
 }
 
+/// The first of the two characters a lone surrogate becomes: U+FFFD, as a lossy decoder writes it.
+pub const LONE_SURROGATE_MARK: char = '\u{FFFD}';
+/// The second character, `LONE_SURROGATE_BASE + (unit - 0xD800)`: the last 2048 code points of
+/// plane 16 (private use), so each of the 2048 surrogates keeps its own.
+const LONE_SURROGATE_BASE: u32 = 0x10_F800;
+
+/// What a lone surrogate code unit (U+D800 to U+DFFF) stands for in a Rust string: U+FFFD and
+/// then U+10F800 + (unit - 0xD800). Distinct units stay distinct, and apart from U+FFFD itself
+/// the pair occurs only in text that already holds U+FFFD right before such a private-use
+/// character.
+pub fn lone_surrogate(unit: u32) -> [char; 2] {
+    let offset = unit.saturating_sub(0xD800) & 0x7FF;
+    let tag = char::from_u32(LONE_SURROGATE_BASE + offset).unwrap_or(LONE_SURROGATE_MARK);
+    [LONE_SURROGATE_MARK, tag]
+}
+
+/// What an escape stands for.
+enum Escaped {
+    Char(char),
+    /// A surrogate escape without its partner.
+    LoneSurrogate(u32),
+}
+
 /// A cursor over JSON text.
 pub struct Reader<'a> {
     text: &'a str,
     pos: usize,
+    /// Lone surrogate escapes met in strings so far.
+    lone_surrogates: usize,
 }
 
 impl<'a> Reader<'a> {
     pub fn new(text: &'a str) -> Self {
-        Reader { text, pos: 0 }
+        Reader {
+            text,
+            pos: 0,
+            lone_surrogates: 0,
+        }
+    }
+
+    /// The number of lone surrogate escapes read so far (in `string`, `value` and the canonical
+    /// writer; `skim` does not count).
+    pub fn lone_surrogates(&self) -> usize {
+        self.lone_surrogates
     }
 
     pub fn pos(&self) -> usize {
@@ -191,11 +229,28 @@ impl<'a> Reader<'a> {
 
     /// Skips one well-formed value of any depth (an explicit stack, no recursion).
     pub fn skim(&mut self) -> Result<(), JsonError> {
+        self.walk(None)
+    }
+
+    /// Skips one value that `value(depth)` would accept, with the same error where it would
+    /// refuse it (too deep, a number out of range), without building it.
+    pub fn check_value(&mut self, depth: usize) -> Result<(), JsonError> {
+        self.walk(Some(depth))
+    }
+
+    /// `skim` (no limit) or `check_value` (at most `limit` levels, numbers in range).
+    fn walk(&mut self, limit: Option<usize>) -> Result<(), JsonError> {
         // Open containers: true for an object.
         let mut open = OpenStack::default();
         loop {
             self.skip_ws();
-            match self.peek() {
+            let byte = self.peek();
+            if let (Some(b'{' | b'['), Some(limit)) = (byte, limit) {
+                if open.len >= limit {
+                    return Err(JsonError::TooDeep);
+                }
+            }
+            match byte {
                 Some(b'{') => {
                     self.pos += 1;
                     if !self.eat(b'}') {
@@ -215,7 +270,10 @@ impl<'a> Reader<'a> {
                 }
                 Some(b'"') => self.skip_string()?,
                 Some(b'-' | b'0'..=b'9') => {
-                    self.number_text()?;
+                    let (text, float) = self.number_text()?;
+                    if limit.is_some() && !in_range(text, float) {
+                        return self.error("number out of range");
+                    }
                 }
                 _ => {
                     self.literal()?;
@@ -294,8 +352,13 @@ impl<'a> Reader<'a> {
                 }
                 Some(b'\\') => {
                     self.pos += 1;
-                    let escaped = self.escape()?;
-                    out.push(escaped);
+                    match self.escape()? {
+                        Escaped::Char(c) => out.push(c),
+                        Escaped::LoneSurrogate(unit) => {
+                            self.lone_surrogates += 1;
+                            out.extend(lone_surrogate(unit));
+                        }
+                    }
                 }
                 Some(_) => return self.error("control character in a string"),
                 None => return self.error("unterminated string"),
@@ -303,12 +366,14 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn escape(&mut self) -> Result<char, JsonError> {
+    /// One escape (the cursor after its backslash). A high surrogate followed by the escape of a
+    /// low one is their pair; any other surrogate escape is a lone surrogate.
+    fn escape(&mut self) -> Result<Escaped, JsonError> {
         let Some(b) = self.peek() else {
             return self.error("unterminated escape");
         };
         self.pos += 1;
-        Ok(match b {
+        Ok(Escaped::Char(match b {
             b'"' => '"',
             b'\\' => '\\',
             b'/' => '/',
@@ -319,28 +384,35 @@ impl<'a> Reader<'a> {
             b't' => '\t',
             b'u' => {
                 let unit = self.hex4()?;
-                let code = match unit {
-                    0xD800..=0xDBFF => {
-                        if !self.text.get(self.pos..).unwrap_or("").starts_with("\\u") {
-                            return self.error("lone leading surrogate in hex escape");
+                match unit {
+                    0xD800..=0xDBFF => match self.low_surrogate_escape() {
+                        Some(low) => {
+                            let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                            char::from_u32(code).unwrap_or(LONE_SURROGATE_MARK)
                         }
-                        self.pos += 2;
-                        let low = self.hex4()?;
-                        if !(0xDC00..=0xDFFF).contains(&low) {
-                            return self.error("lone leading surrogate in hex escape");
-                        }
-                        0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    0xDC00..=0xDFFF => return self.error("lone trailing surrogate in hex escape"),
-                    other => other,
-                };
-                match char::from_u32(code) {
-                    Some(c) => c,
-                    None => return self.error("invalid unicode escape"),
+                        None => return Ok(Escaped::LoneSurrogate(unit)),
+                    },
+                    0xDC00..=0xDFFF => return Ok(Escaped::LoneSurrogate(unit)),
+                    other => char::from_u32(other).unwrap_or(LONE_SURROGATE_MARK),
                 }
             }
             _ => return self.error("invalid escape"),
-        })
+        }))
+    }
+
+    /// Consumes `\uXXXX` if it is next and names a low surrogate (U+DC00 to U+DFFF).
+    fn low_surrogate_escape(&mut self) -> Option<u32> {
+        let rest = self.text.get(self.pos..)?;
+        let digits = rest.strip_prefix("\\u")?.get(..4)?;
+        if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let low = u32::from_str_radix(digits, 16).ok()?;
+        if !(0xDC00..=0xDFFF).contains(&low) {
+            return None;
+        }
+        self.pos += 6;
+        Some(low)
     }
 
     fn hex4(&mut self) -> Result<u32, JsonError> {
@@ -541,19 +613,11 @@ impl Reader<'_> {
         filter: &dyn KeyFilter,
         sink: &mut S,
     ) -> Result<(), JsonError> {
-        // Key order (UTF-16 code units; equal to byte order unless a key has a character at or
-        // above U+E000), then document order, so the last of equal keys is last.
-        let utf16 = members
-            .iter()
-            .any(|(k, _)| k.as_ref().bytes().any(|b| b >= 0xEE));
+        // Key order (UTF-16 code units), then document order, so the last of equal keys is last.
         heap_sort(members, |a, b| {
-            let (a_key, b_key) = (a.0.as_ref(), b.0.as_ref());
-            let order = if utf16 {
-                a_key.encode_utf16().cmp(b_key.encode_utf16())
-            } else {
-                a_key.as_bytes().cmp(b_key.as_bytes())
-            };
-            order.then(a.1.cmp(&b.1)).is_lt()
+            utf16_cmp(a.0.as_ref(), b.0.as_ref())
+                .then(a.1.cmp(&b.1))
+                .is_lt()
         });
         sink.put(b"{");
         let mut first = true;
@@ -562,7 +626,10 @@ impl Reader<'_> {
             let repeated = members
                 .get(i + 1)
                 .is_some_and(|(next, _)| next.as_ref() == key);
+            self.pos = *start;
             if repeated || filter.drops(key) {
+                // Left out of the canonical form, but held to the same rules as a kept value.
+                self.check_value(depth)?;
                 continue;
             }
             if !first {
@@ -571,12 +638,17 @@ impl Reader<'_> {
             first = false;
             write_string(key, sink);
             sink.put(b":");
-            self.pos = *start;
             self.write_canonical(depth, filter, sink)?;
         }
         sink.put(b"}");
         Ok(())
     }
+}
+
+/// False for a number (`number_text`) that `Reader::value` refuses: beyond the double range.
+/// Integers of up to 15 digits are in range without parsing.
+fn in_range(text: &str, float: bool) -> bool {
+    (!float && text.trim_start_matches('-').len() <= 15) || parse_f64(text).is_finite()
 }
 
 /// Parses a whole document (nested at most `depth` levels).
@@ -598,8 +670,7 @@ mod tests {
             r#"{"a":[1,-2,3.5,1e400,"x\u00e9\ud83d\ude00\n",true,false,null],"a":{}}"#,
             r#"[18446744073709551615, 18446744073709551616, -9223372036854775808, 0.1, -0, 1E+2]"#,
             r#" { "k" : [ ] , "j" : { } } "#,
-            r#""\ud800""#,
-            r#""\udc00x""#,
+            r#""\ud83d\ude00 \uD83D\uDE00""#,
             "[01]",
             "[1.]",
             "{\"a\" 1}",
@@ -607,6 +678,8 @@ mod tests {
             "\"a\u{1}\"",
             "tru",
             "[1] x",
+            r#""\ud83d\u00zz""#,
+            r#""\ud83d\""#,
         ] {
             let ours = parse(text, 127).ok();
             let theirs: Option<Value> = serde_json::from_str(text).ok();
@@ -627,6 +700,7 @@ mod tests {
             r#""tab\tquote\"\u0001""#,
             r#"{"k0":0,"k7":1,"k14":2,"k1":3,"k8":4,"k15":5,"k2":6,"k9":7,"k16":8,"k3":9,"k10":10,"k17":11,"k4":12,"k11":13,"k18":14,"k5":15,"k12":16,"k19":17,"k6":18,"k13":19,"k3":"last","\u00e9":1}"#,
             "-12.5e-3",
+            r#"{"\ud83d":1,"\ude00":2,"\ud83d\ude00":3,"\ufffd":4,"a\udbff":["x\udc00",{"\ud800":0,"\udfff":1}]}"#,
         ] {
             let mut raw = Vec::new();
             Reader::new(text)
@@ -650,6 +724,123 @@ mod tests {
             Reader::new(&nest(128)).write_canonical(127, &crate::canonical::KeepAll, &mut sink),
             Err(JsonError::TooDeep)
         );
+    }
+
+    #[test]
+    fn lone_surrogates_become_the_documented_pair() {
+        let pair = |unit: u32| lone_surrogate(unit).iter().collect::<String>();
+        assert_eq!(pair(0xD800), "\u{FFFD}\u{10F800}");
+        assert_eq!(pair(0xDFFF), "\u{FFFD}\u{10FFFF}");
+        let cases = [
+            (r#""ab\ud83d""#, format!("ab{}", pair(0xD83D)), 1),
+            (r#""\ude00cd""#, format!("{}cd", pair(0xDE00)), 1),
+            (r#""\ud83d\u0041""#, format!("{}A", pair(0xD83D)), 1),
+            (
+                r#""\ude00\ud83d""#,
+                format!("{}{}", pair(0xDE00), pair(0xD83D)),
+                2,
+            ),
+            (
+                r#""\ud83d\ud83d\ude00""#,
+                format!("{}\u{1F600}", pair(0xD83D)),
+                1,
+            ),
+            (
+                r#""\ud83d\ude00\ude00""#,
+                format!("\u{1F600}{}", pair(0xDE00)),
+                1,
+            ),
+            (r#""\uDBFF\n""#, format!("{}\n", pair(0xDBFF)), 1),
+        ];
+        for (text, want, count) in cases {
+            let mut reader = Reader::new(text);
+            assert_eq!(reader.string().unwrap(), want, "{text}");
+            assert_eq!(reader.lone_surrogates(), count, "{text}");
+            let mut reader = Reader::new(text);
+            assert!(reader.skim().and_then(|()| reader.end()).is_ok(), "{text}");
+        }
+        // Every unit keeps its own pair, apart from U+FFFD and from the escape's own text.
+        let mut seen = std::collections::HashSet::new();
+        for unit in 0xD800..=0xDFFF {
+            assert!(seen.insert(pair(unit)));
+        }
+        for other in ["\u{FFFD}", "\\ud800", "\u{10F800}"] {
+            assert!(!seen.contains(other));
+        }
+    }
+
+    #[test]
+    fn skipped_members_obey_the_rules_of_kept_ones() {
+        struct DropVolatile;
+        impl KeyFilter for DropVolatile {
+            fn drops(&self, key: &str) -> bool {
+                key == "durationMs"
+            }
+        }
+        let canonical = |text: &str| {
+            let mut reader = Reader::new(text);
+            let mut sink = Vec::new();
+            reader
+                .write_canonical(4, &DropVolatile, &mut sink)
+                .and_then(|()| reader.end())
+        };
+        let kinds = |e: Result<(), JsonError>| match e {
+            Ok(()) => "ok",
+            Err(JsonError::TooDeep) => "too deep",
+            Err(JsonError::Syntax(what)) if what.starts_with("number out of range") => "range",
+            Err(JsonError::Syntax(_)) => "syntax",
+        };
+        let big_int = "9".repeat(400);
+        for (bad, want) in [
+            ("1e400", "range"),
+            ("-2e308", "range"),
+            (big_int.as_str(), "range"),
+            ("[[[[1]]]]", "too deep"),
+        ] {
+            let kept = format!(r#"{{"a":{bad}}}"#);
+            let duplicate = format!(r#"{{"a":{bad},"a":1}}"#);
+            let volatile = format!(r#"{{"durationMs":{bad},"a":1}}"#);
+            let nested = format!(r#"[{{"b":[{{"durationMs":{bad}}}]}}]"#);
+            for text in [&kept, &duplicate, &volatile, &nested] {
+                assert_eq!(kinds(canonical(text)), want, "{text}");
+                assert_eq!(kinds(parse(text, 4).map(|_| ())), want, "{text}");
+            }
+        }
+        // Within the limits a skipped member is simply left out.
+        assert_eq!(
+            kinds(canonical(r#"{"a":[[[1]]],"a":1e300,"durationMs":[[[2]]]}"#)),
+            "ok"
+        );
+        let mut sink = Vec::new();
+        Reader::new(r#"{"a":[[[1]]],"a":1e300,"durationMs":1e308}"#)
+            .write_canonical(4, &DropVolatile, &mut sink)
+            .unwrap();
+        assert_eq!(sink, b"{\"a\":1e+300}");
+    }
+
+    #[test]
+    fn check_value_agrees_with_value() {
+        for (text, depth) in [
+            ("[]", 0),
+            ("[]", 1),
+            ("{}", 0),
+            ("[[]]", 1),
+            ("[[],{}]", 2),
+            (r#"{"a":{"b":[1]}}"#, 2),
+            (r#"{"a":{"b":[1]}}"#, 3),
+            ("123456789012345678901234567890", 0),
+            ("1e-400", 0),
+            ("1.7976931348623157e308", 0),
+            ("1.7976931348623159e308", 0),
+            (r#"[1e999,[[[]]]]"#, 2),
+            (r#"[[[]],1e999]"#, 2),
+        ] {
+            let mut reader = Reader::new(text);
+            let checked = reader.check_value(depth).map(|()| reader.pos());
+            let mut reader = Reader::new(text);
+            let parsed = reader.value(depth).map(|_| reader.pos());
+            assert_eq!(checked, parsed, "{text} at depth {depth}");
+        }
     }
 
     #[test]

@@ -12,6 +12,8 @@
 pub mod canonical;
 pub mod config;
 mod detectors;
+#[cfg(test)]
+mod differential;
 pub mod error;
 mod failure_text;
 mod float_parse;

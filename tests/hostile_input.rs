@@ -174,3 +174,77 @@ fn random_fields_end_in_ok_or_a_typed_error() {
     }
     assert_eq!(trace_verdicts(&mut guard), expected);
 }
+
+/// A value out of range or too deep is refused the same way whether its member is kept, the
+/// earlier of two equal keys, or a volatile key that the fingerprint drops (issue 18).
+#[test]
+fn skipped_members_are_refused_like_kept_ones() {
+    use tool_loop_guard::{CallFields, ErrorCode, ResultFields, TextField};
+    let config = json!({});
+    let mut guard = Guard::new(&config).unwrap();
+    let expected = trace_verdicts(&mut Guard::new(&config).unwrap());
+    let deep = format!("{}1{}", "[".repeat(130), "]".repeat(130));
+    let cases = [
+        ("1e400", ErrorCode::InvalidRecord),
+        ("-1e309", ErrorCode::InvalidRecord),
+        (deep.as_str(), ErrorCode::TooDeep),
+    ];
+    for (bad, code) in cases {
+        // Arguments: kept, or the earlier of two equal keys.
+        for args in [
+            format!(r#"{{"a":{bad}}}"#),
+            format!(r#"{{"a":{bad},"a":1}}"#),
+            format!(r#"{{"b":[{{"a":{bad},"a":1}}]}}"#),
+        ] {
+            let call = format!(r#"{{"tool":"t","args":{args}}}"#);
+            let err = guard.check(&call, 0.0).unwrap_err();
+            assert_eq!(
+                (err.code, err.field.as_deref()),
+                (code, Some("args")),
+                "{call}"
+            );
+            let fields = CallFields {
+                run_id: None,
+                tool: "t",
+                call_id: None,
+                args: Some(&args),
+                at: None,
+            };
+            assert!(guard.check_fields(&fields, 0.0).is_err(), "{args}");
+        }
+        // Result details: kept, or volatile (dropped from the fingerprint).
+        for details in [
+            format!(r#"{{"note":{bad}}}"#),
+            format!(r#"{{"durationMs":{bad},"note":1}}"#),
+            format!(r#"{{"note":1,"note":{bad}}}"#),
+        ] {
+            let outcome = format!(
+                r#"{{"tool":"t","result":{{"content":[{{"type":"text","text":"x"}}],"details":{details}}}}}"#
+            );
+            let err = guard.record(&outcome, 0.0).unwrap_err();
+            assert_eq!(
+                (err.code, err.field.as_deref()),
+                (code, Some("result")),
+                "{outcome}"
+            );
+            let fields = CallFields {
+                run_id: None,
+                tool: "t",
+                call_id: None,
+                args: None,
+                at: None,
+            };
+            let result = ResultFields::Parts {
+                texts: vec![TextField::Text("x")],
+                details: Some(&details),
+                is_error: None,
+            };
+            // The fields way declines; the JSON way then gives the error above.
+            assert!(
+                guard.record_fields(&fields, false, &result, 0.0).is_err(),
+                "{details}"
+            );
+        }
+    }
+    assert_eq!(trace_verdicts(&mut guard), expected);
+}

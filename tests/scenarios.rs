@@ -242,7 +242,58 @@ fn record_json(step: &Value, with_outcome: bool, i: u64) -> String {
             .sum();
         map.insert("at".to_owned(), json!(at + elapsed));
     }
-    Value::Object(map).to_string()
+    show_lone_surrogates(&Value::Object(map).to_string())
+}
+
+/// Stands for a lone surrogate escape while the scenario is a `serde_json::Value` (which cannot
+/// hold one): this private-use character, then the unit's four hex digits.
+const LONE_SURROGATE_STAND_IN: char = '\u{F0000}';
+
+/// The scenario text with each escape of a lone UTF-16 surrogate (`"\ud83d"`, which JSON.parse
+/// reads in the JS runners) replaced by its stand-in; escaped pairs stay as they are.
+fn hide_lone_surrogates(text: &str) -> String {
+    assert!(!text.contains(LONE_SURROGATE_STAND_IN));
+    let unit_at = |at: usize| {
+        let digits = text.get(at..at + 6)?.strip_prefix("\\u")?;
+        u16::from_str_radix(digits, 16)
+            .ok()
+            .map(|unit| (unit, digits))
+    };
+    let (mut out, mut pos) = (String::new(), 0);
+    while let Some(found) = text[pos..].find('\\') {
+        let at = pos + found;
+        out.push_str(&text[pos..at]);
+        match unit_at(at) {
+            Some((0xD800..=0xDBFF, _)) if matches!(unit_at(at + 6), Some((0xDC00..=0xDFFF, _))) => {
+                out.push_str(&text[at..at + 12]);
+                pos = at + 12;
+            }
+            Some((0xD800..=0xDFFF, digits)) => {
+                out.push(LONE_SURROGATE_STAND_IN);
+                out.push_str(digits);
+                pos = at + 6;
+            }
+            // Any other escape: the backslash and the character after it.
+            _ => {
+                out.push_str(&text[at..at + 2]);
+                pos = at + 2;
+            }
+        }
+    }
+    out.push_str(&text[pos..]);
+    out
+}
+
+/// JSON text with each stand-in turned back into its escape, as JSON.stringify writes it.
+fn show_lone_surrogates(json: &str) -> String {
+    let mut parts = json.split(LONE_SURROGATE_STAND_IN);
+    let mut out = parts.next().unwrap_or_default().to_owned();
+    for part in parts {
+        out.push_str("\\u");
+        out.push_str(&part.to_ascii_lowercase()[..4]);
+        out.push_str(&part[4..]);
+    }
+    out
 }
 
 fn expected_for(map: &Value, i: u64) -> Option<String> {
@@ -268,7 +319,7 @@ fn error_matches(err: &GuardError, want: &Value) -> bool {
 }
 
 fn run_scenario(path: &Path, transport: Transport, failures: &mut Vec<String>) {
-    let text = fs::read_to_string(path).unwrap();
+    let text = hide_lone_surrogates(&fs::read_to_string(path).unwrap());
     let mut reader = serde_json::Deserializer::from_str(&text);
     reader.disable_recursion_limit();
     let scenario: Value = serde::Deserialize::deserialize(&mut reader)
@@ -335,6 +386,26 @@ fn run_scenario(path: &Path, transport: Transport, failures: &mut Vec<String>) {
                             ));
                         }
                     }
+                }
+            }
+            "fingerprint" => {
+                let json = record_json(step, true, 1);
+                let hex =
+                    |bytes: &[u8]| -> String { bytes.iter().map(|b| format!("{b:02x}")).collect() };
+                match guard.fingerprint(&json, None) {
+                    Ok(found) => {
+                        let got = json!({
+                            "args": hex(&found.args),
+                            "outcome": found.outcome.as_ref().map(|o| hex(o)),
+                        });
+                        if got != step["expect"] {
+                            fail(format!(
+                                "step {n}: fingerprints {got}, expected {}",
+                                step["expect"]
+                            ));
+                        }
+                    }
+                    Err(e) => fail(format!("step {n}: unexpected error {e}")),
                 }
             }
             "calls" => {

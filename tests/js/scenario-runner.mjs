@@ -170,6 +170,19 @@ export function runScenario(scenario, api) {
         }
         return;
       }
+      case "fingerprint": {
+        const record = recordOf(step, true, 1);
+        try {
+          const got = guard.fingerprint(record);
+          const want = step.expect ?? {};
+          if (got.args !== want.args || got.outcome !== want.outcome) {
+            failures.push(`step ${n}: fingerprints ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+          }
+        } catch (error) {
+          failures.push(`step ${n} (fingerprint): unexpected error ${describeError(error)}`);
+        }
+        return;
+      }
       case "compacted":
         guard.compacted(step.runId);
         return;

@@ -82,14 +82,32 @@ test("an outcome whose call id was not checked sends its arguments after all", (
   assert.equal(counts.json, 4, "each record went the JSON way after the core asked for the arguments");
 });
 
-test("strings with lone surrogates take the JSON way and get its error", () => {
-  const fieldWay = new LoopGuardCore(countingRuntime({ fields: 0, json: 0 }));
+test("strings with lone surrogates take the JSON way: tool output is accepted, identifiers are refused", () => {
+  const counts = { fields: 0, json: 0 };
+  const fieldWay = new LoopGuardCore(countingRuntime(counts));
   const jsonWay = jsonOnly();
-  for (const call of [{ tool: "bad\uD800" }, { tool: "t", runId: "\uDC00" }]) {
-    assert.throws(() => fieldWay.check(call), (e) => e.code === "invalid_record");
-    assert.throws(() => jsonWay.check(call), (e) => e.code === "invalid_record");
+  for (const [call, field] of [[{ tool: "bad\uD800" }, "tool"], [{ tool: "t", runId: "\uDC00" }, "runId"], [{ tool: "t", callId: "c\uD83D" }, "callId"]]) {
+    assert.throws(() => fieldWay.check(call), (e) => e.code === "invalid_record" && e.field === field);
+    assert.throws(() => jsonWay.check(call), (e) => e.code === "invalid_record" && e.field === field);
   }
-  const outcome = { tool: "t", result: { content: [{ type: "text", text: "x\uD800y" }] } };
-  assert.throws(() => fieldWay.record(outcome), (e) => e.code === "invalid_record");
+  // [outcome, records sent as JSON]: a text cannot cross as UTF-8; details cross as JSON text anyway.
+  const outcomes = [
+    [{ tool: "t", args: { q: "\uDE00" }, result: { content: [{ type: "text", text: "x\uD800y" }] } }, 1],
+    [{ tool: "t", args: { q: "\uDE00" }, result: "cut \uD83D" }, 1],
+    [{ tool: "t", args: { q: "\uDE00" }, result: { content: [{ type: "text", text: "ok" }], details: { note: "\uD83D" } } }, 0],
+  ];
+  for (let round = 0; round < 3; round++) {
+    for (const [i, [sent, sentAsJson]] of outcomes.entries()) {
+      // An explicit time: the snapshots compared below hold it.
+      const outcome = { ...sent, at: 1000 * (round * outcomes.length + i) };
+      const { result: _result, ...call } = outcome;
+      // The arguments cross as JSON text (escaped) either way; the result text cannot.
+      assert.deepEqual(fieldWay.check(call), jsonWay.check(call));
+      counts.json = 0;
+      assert.deepEqual(fieldWay.record(outcome), jsonWay.record(outcome));
+      assert.equal(counts.json, sentAsJson);
+    }
+  }
+  assert.deepEqual(fieldWay.exportRun(), jsonWay.exportRun());
   assert.equal(fieldWay.check({ tool: "t" }).action, "allow", "the guard still works");
 });
