@@ -5,8 +5,8 @@
 //! escaped as JSON encoding applied n times escapes them (2^n - 1 backslashes before a marker's
 //! quotes, a multiple of 2^n backslashes plus one before each quote of the content).
 
-use crate::canonical::{write_string, write_value, ByteSink, KeepAll};
-use serde_json::Value;
+use crate::canonical::{write_value, ByteSink, KeepAll};
+use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 const START: &str = "<<<EXTERNAL_UNTRUSTED_CONTENT id=";
@@ -157,34 +157,46 @@ pub fn canonical_markers(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `value` as JSON with every string's (and key's) marker ids read as zeros.
-pub fn write_canonical_markers(value: &Value, sink: &mut dyn ByteSink) {
+/// Whether any string (or key) of `value` holds a start marker.
+fn has_marker(value: &Value) -> bool {
     match value {
-        Value::String(s) => write_string(&canonical_markers(s), sink),
-        Value::Array(items) => {
-            sink.put(b"[");
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    sink.put(b",");
-                }
-                write_canonical_markers(item, sink);
-            }
-            sink.put(b"]");
-        }
-        Value::Object(map) => {
-            sink.put(b"{");
-            for (i, (key, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    sink.put(b",");
-                }
-                write_string(&canonical_markers(key), sink);
-                sink.put(b":");
-                write_canonical_markers(item, sink);
-            }
-            sink.put(b"}");
-        }
-        other => write_value(other, &KeepAll, sink),
+        Value::String(s) => find_from(s, START, 0).is_some(),
+        Value::Array(items) => items.iter().any(has_marker),
+        Value::Object(map) => map
+            .iter()
+            .any(|(key, item)| find_from(key, START, 0).is_some() || has_marker(item)),
+        _ => false,
     }
+}
+
+/// A copy of `value` with every string's (and key's) marker ids read as zeros.
+fn with_canonical_markers(value: &Value) -> Value {
+    match value {
+        Value::String(s) => Value::String(canonical_markers(s).into_owned()),
+        Value::Array(items) => Value::Array(items.iter().map(with_canonical_markers).collect()),
+        Value::Object(map) => {
+            let mut copy = Map::new();
+            for (key, item) in map {
+                copy.insert(
+                    canonical_markers(key).into_owned(),
+                    with_canonical_markers(item),
+                );
+            }
+            Value::Object(copy)
+        }
+        other => other.clone(),
+    }
+}
+
+/// `value` as canonical JSON with every string's (and key's) marker ids read as zeros (the copy
+/// that takes, holding raw content, is zeroed when dropped).
+pub fn write_canonical_markers(value: &Value, sink: &mut dyn ByteSink) {
+    if !has_marker(value) {
+        return write_value(value, &KeepAll, sink);
+    }
+    let copy = with_canonical_markers(value);
+    write_value(&copy, &KeepAll, sink);
+    crate::guard::scrub(copy);
 }
 
 #[cfg(test)]

@@ -390,6 +390,23 @@ mod tests {
     }
 
     #[test]
+    fn key_order_never_matters() {
+        let marker = "<<<EXTERNAL_UNTRUSTED_CONTENT id=\"0123456789abcdef\">>>x<<<END_EXTERNAL_UNTRUSTED_CONTENT id=\"0123456789abcdef\">>>";
+        let a = json!({"content": [], "details": {"a": 1, "b": marker}});
+        let b = json!({"content": [], "details": {"b": marker, "a": 1}});
+        assert_eq!(
+            of("t", &json!({}), Some(&a), None),
+            of("t", &json!({}), Some(&b), None)
+        );
+        let a = json!({"content": [], "details": {"a": 1, "b": 2}});
+        let b = json!({"content": [], "details": {"b": 2, "a": 1}});
+        assert_eq!(
+            of("t", &json!({}), Some(&a), None),
+            of("t", &json!({}), Some(&b), None)
+        );
+    }
+
+    #[test]
     fn veto_and_errors() {
         let veto = json!({"details": {"status": "blocked", "deniedReason": "tool-loop"}});
         assert_eq!(of("x", &json!({}), Some(&veto), None), Outcome::veto());
