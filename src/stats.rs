@@ -55,7 +55,8 @@ const LEVELS: [(&str, usize); 4] = [
     ("warning", 1),
 ];
 /// Detectors in the sorted order of their names (the counters follow `DetectorId::ALL`).
-const DETECTORS: [DetectorId; 11] = [
+const DETECTORS: [DetectorId; 12] = [
+    DetectorId::ArgumentChurn,
     DetectorId::Cycle,
     DetectorId::ErrorRepeat,
     DetectorId::GenericRepeat,
@@ -296,7 +297,7 @@ mod tests {
             "{\"checks\":2,\"records\":1,\
              \"byAction\":{\"allow\":1,\"block\":0,\"stop\":1,\"warn\":0},\
              \"byLevel\":{\"circuit_break\":1,\"critical\":0,\"ok\":1,\"warning\":0},\
-             \"byDetector\":{\"cycle\":0,\"error_repeat\":0,\"generic_repeat\":0,\
+             \"byDetector\":{\"argument_churn\":0,\"cycle\":0,\"error_repeat\":0,\"generic_repeat\":0,\
              \"global_circuit_breaker\":0,\"known_poll_no_progress\":0,\"max_turns\":1,\
              \"ping_pong\":0,\"post_compaction_loop\":0,\"stall\":0,\"tool_cap\":0,\
              \"unknown_tool_repeat\":0},\"liveRuns\":3,\"evictedRuns\":4}"
