@@ -162,6 +162,19 @@ export class LoopGuardCore {
     return JSON.parse(text) as Stats;
   }
 
+  /**
+   * The counters in the Prometheus text exposition format (0.0.4), for a `/metrics` endpoint:
+   * `tool_loop_guard_calls_total{tool,action}`, `tool_loop_guard_interventions_total{detector,level,action}`,
+   * `tool_loop_guard_records_total`, `tool_loop_guard_live_runs`, `tool_loop_guard_evicted_runs_total`.
+   * Run ids are never labels; tool names beyond the first 100 are counted as `_other`.
+   */
+  metrics(): string {
+    // After an internal failure the fresh instance answers (with counters starting again).
+    const text = this.#call(() => this.#live().metrics()) ?? this.#call(() => this.#live().metrics());
+    if (text === undefined) throw new LoopGuardError("internal", "the wasm core failed twice in a row");
+    return text;
+  }
+
   /** Releases the guard's wasm memory; the guard cannot be used afterwards. */
   free(): void {
     const raw = this.#raw;

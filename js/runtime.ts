@@ -42,6 +42,7 @@ export interface RawGuard {
   exportRun(runId?: string | null): Uint8Array;
   importRun(bytes: Uint8Array): string | undefined;
   stats(): string;
+  metrics(): string;
   free(): void;
 }
 

@@ -16,6 +16,8 @@ export type DetectorId =
   | "error_repeat"
   | "max_turns"
   | "tool_cap"
+  /** `preset: "openclaw"` only: one tool cycling a few argument patterns without progress. */
+  | "argument_churn"
   /** Set only by the JS wrapper: the wasm core failed and the call was allowed (fail-open). */
   | "internal_error";
 
@@ -115,8 +117,11 @@ export interface Stats {
  */
 export interface LoopGuardConfig {
   enabled?: boolean;
-  /** `"strict"` suits small models; explicit fields override the preset. */
-  preset?: "default" | "strict";
+  /**
+   * `"strict"` suits small models; `"openclaw"` gives OpenClaw 2026.9.6's own verdicts (see the
+   * README's "Coming from OpenClaw"). Explicit fields override the preset.
+   */
+  preset?: "default" | "strict" | "openclaw";
   historySize?: number;
   warningThreshold?: number;
   criticalThreshold?: number;

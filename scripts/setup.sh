@@ -65,5 +65,10 @@ npm_ci tests/js/node24 "Node 24 for the runtime tests"
 npm_ci tests/js/node26 "Node 26 for the runtime tests"
 # The Redis client of examples/node-gateway, pinned in the example's own package.
 npm_ci examples/node-gateway "the Node gateway example's Redis client"
+# The agent frameworks the adapters are tested against (AI SDK 5/6/7, OpenAI Agents, LangChain,
+# MCP, Mastra, OpenTelemetry), pinned in one shared package; its tests run under Node 22.
+npm_ci tests/js/frameworks "the agent frameworks for the adapter tests"
+# examples/frameworks/ resolves its framework imports through this link to the same package.
+ln -sfn ../../tests/js/frameworks/node_modules examples/frameworks/node_modules
 
 log "toolchain ready"

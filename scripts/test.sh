@@ -60,6 +60,9 @@ suite "runtimes and packaging: deno, bun, workerd, chromium, npm pack, tsc (driv
 suite "hosts: the Worker with Durable Objects in workerd, the Node gateway over Redis, the browser demo in Chromium" \
   node --test --test-reporter=spec --test-force-exit tests/js/hosts/*.test.mjs
 
+suite "framework adapters inside the real frameworks, tests/js/frameworks/ (node $("$NODE22" --version 2>/dev/null || echo 22: missing))" \
+  "$NODE22" --test --test-reporter=spec --test-force-exit tests/js/frameworks/*.test.mjs
+
 if [[ $status -ne 0 ]]; then
   echo "[test] some suites failed" >&2
 fi

@@ -273,6 +273,11 @@ impl WasmGuard {
     pub fn stats(&self) -> String {
         self.inner.stats().to_json()
     }
+
+    /// The counters as Prometheus text exposition.
+    pub fn metrics(&self) -> String {
+        self.inner.metrics()
+    }
 }
 
 /// Appends the lowercase hex of `bytes`.

@@ -63,6 +63,8 @@ pub struct Config {
     pub tools: HashMap<String, ToolSettings>,
     pub max_runs: u32,
     pub max_record_bytes: u32,
+    /// `preset: "openclaw"`: OpenClaw's own detection (`crate::openclaw`) instead of the detectors.
+    pub openclaw: bool,
 }
 
 /// Largest accepted value for counts and thresholds: far beyond any sane setting, below the cap of
@@ -104,9 +106,13 @@ impl Default for Config {
             tools: HashMap::new(),
             max_runs: 100_000,
             max_record_bytes: 32 * 1024 * 1024,
+            openclaw: false,
         }
     }
 }
+
+/// What a preset changes in the defaults (explicit fields are applied after it).
+type ApplyPreset = fn(&mut Config);
 
 /// The `strict` preset, for small models that loop early and often: an identical call with an
 /// identical result, nothing else changing, is warned at its 2nd call, refused at its 4th and
@@ -159,14 +165,13 @@ impl Config {
         reject_unknown_keys(map, TOP_LEVEL_KEYS, "")?;
 
         let mut config = Config::default();
-        if opt_choice(
-            map,
-            "preset",
-            "preset",
-            &[("default", false), ("strict", true)],
-        )? == Some(true)
-        {
-            apply_strict(&mut config);
+        let presets: [(&str, ApplyPreset); 3] = [
+            ("default", |_| {}),
+            ("strict", apply_strict),
+            ("openclaw", crate::openclaw::apply_preset),
+        ];
+        if let Some(apply) = opt_choice(map, "preset", "preset", &presets)? {
+            apply(&mut config);
         }
         if let Some(v) = opt_bool(map, "enabled", "enabled")? {
             config.enabled = v;
@@ -296,6 +301,9 @@ impl Config {
             config.poll_tools = tools;
         }
         config.check_order()?;
+        if config.openclaw {
+            crate::openclaw::reject_unused_fields(map)?;
+        }
         Ok(config)
     }
 

@@ -6,6 +6,7 @@ use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
 use crate::history::{fingerprint, CallRecord, CompactionWatch, Fingerprint, RecordState, Run};
 use crate::input::{parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
+use crate::openclaw::Engine as OpenClawEngine;
 use crate::outcome::{
     digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
 };
@@ -15,12 +16,15 @@ use crate::snapshot;
 use crate::stats::{Counters, Stats};
 use crate::tools::{kind_of, ToolKind};
 use crate::verdict::{Action, Answer, DetectorId, Finding, Level, Verdict};
+use crate::volatile_table::{is_send, SEND_VOLATILE_KEYS};
 use serde_json::Value;
 
 pub struct Guard {
     config: Config,
     runs: RunTable,
     stats: Counters,
+    /// The runs under `preset: "openclaw"`, which has its own detection.
+    openclaw: Option<OpenClawEngine>,
 }
 
 impl Guard {
@@ -28,6 +32,7 @@ impl Guard {
     pub fn new(config: &Value) -> Result<Guard, GuardError> {
         let config = Config::from_json(config)?;
         Ok(Guard {
+            openclaw: config.openclaw.then(OpenClawEngine::default),
             runs: RunTable::new(config.max_runs),
             config,
             stats: Counters::default(),
@@ -77,10 +82,20 @@ impl Guard {
     }
 
     fn check_input(&mut self, call: &CallInput, now_ms: f64) -> Result<Answer, GuardError> {
+        if let Some(engine) = &mut self.openclaw {
+            let answer = match self.config.enabled {
+                true => engine.check(&self.config, call)?,
+                false => Answer::Allow,
+            };
+            self.stats.checks += 1;
+            self.stats.count_answer(&answer);
+            return Ok(answer);
+        }
         let (args, kind) = self.computed_fingerprint(call)?;
         self.stats.checks += 1;
         let answer = self.check_call(call, args, kind, now_ms);
         self.stats.count_answer(&answer);
+        self.stats.count_call(&call.tool, &answer);
         Ok(answer)
     }
 
@@ -102,6 +117,27 @@ impl Guard {
             result,
             error,
         } = parse_outcome(outcome_json, self.config.max_record_bytes)?;
+        if let Some(engine) = &mut self.openclaw {
+            let input = OutcomeInput {
+                call,
+                result,
+                error,
+            };
+            let answer = match self.config.enabled {
+                true => engine.record(&self.config, &input, side_text)?,
+                false => Answer::Allow,
+            };
+            let OutcomeInput {
+                call,
+                result,
+                error,
+            } = input;
+            // Fingerprints only: the raw content is zeroed as it goes.
+            result.into_iter().chain(error).for_each(scrub);
+            return Ok(self
+                .recorded(answer)
+                .into_verdict(&call.tool, call.run_id.as_deref()));
+        }
         // Fingerprints only: the parsed result and error hold raw content, zeroed when dropped.
         let (result, error) = (RawContent(result), RawContent(error));
         let answer = if self.config.enabled {
@@ -132,7 +168,8 @@ impl Guard {
         now_ms: f64,
     ) -> Result<Option<Answer>, GuardError> {
         let bytes = fields.byte_len() + result.byte_len();
-        if !self.fits_any_record(bytes, result.part_count()) {
+        // The `openclaw` preset reads results as JSON trees: it takes the JSON record.
+        if self.openclaw.is_some() || !self.fits_any_record(bytes, result.part_count()) {
             return Ok(None);
         }
         let call = fields.call()?;
@@ -196,6 +233,12 @@ impl Guard {
 
     /// The host compacted the run's context: arm the post-compaction guard.
     pub fn compacted(&mut self, run_id: Option<&str>) {
+        if let Some(engine) = &mut self.openclaw {
+            if self.config.enabled && self.config.post_compaction_guard.enabled {
+                engine.compacted(&self.config, run_id);
+            }
+            return;
+        }
         let guard = &self.config.post_compaction_guard;
         if !self.config.enabled || !guard.enabled {
             return;
@@ -217,12 +260,18 @@ impl Guard {
 
     /// Forget a run.
     pub fn end_run(&mut self, run_id: Option<&str>) {
+        if let Some(engine) = &mut self.openclaw {
+            engine.end_run(run_id);
+        }
         self.runs.remove(run_id);
     }
 
     /// A snapshot of one run's state (fingerprints and counters only); an unknown run gives the
     /// snapshot of an empty run.
     pub fn export_run(&self, run_id: Option<&str>) -> Vec<u8> {
+        if let Some(engine) = &self.openclaw {
+            return engine.export_run(run_id);
+        }
         match self.runs.peek(run_id) {
             Some(run) => snapshot::encode(run_id, run),
             None => snapshot::encode(run_id, &Run::default()),
@@ -232,15 +281,32 @@ impl Guard {
     /// Restores a run from `export_run`'s bytes (replacing any run with that id); returns its id.
     /// The window is cut to this guard's `historySize`.
     pub fn import_run(&mut self, bytes: &[u8]) -> Result<Option<String>, GuardError> {
+        if let Some(engine) = &mut self.openclaw {
+            return engine.import_run(&self.config, bytes);
+        }
         let (run_id, mut run) = snapshot::decode(bytes)?;
         run.keep_newest(self.config.history_size as usize);
         *self.runs.get_or_create(run_id.as_deref()) = run;
         Ok(run_id)
     }
 
+    fn live_runs(&self) -> usize {
+        let openclaw = self.openclaw.as_ref().map_or(0, OpenClawEngine::live_runs);
+        self.runs.live_runs() + openclaw
+    }
+
     pub fn stats(&self) -> Stats {
         self.stats
-            .report(self.runs.live_runs() as u64, self.runs.evicted())
+            .report(self.live_runs() as u64, self.runs.evicted())
+    }
+
+    /// The counters in the Prometheus text exposition format (see `metrics`).
+    pub fn metrics(&self) -> String {
+        crate::metrics::prometheus_text(
+            &self.stats,
+            self.runs.live_runs() as u64,
+            self.runs.evicted(),
+        )
     }
 
     /// The proposal for a call of `tool` (`tool_index`: its index in the run's table, if any), with
@@ -433,7 +499,7 @@ struct OutcomeCall {
 }
 
 /// Zeroes the text a parsed value holds (strings and keys) as it is dropped.
-fn scrub(value: Value) {
+pub(crate) fn scrub(value: Value) {
     fn zero(text: String) {
         let mut bytes = text.into_bytes();
         bytes.fill(0);
@@ -457,6 +523,8 @@ fn scrub(value: Value) {
 struct OutcomeDigester<'a> {
     tool: &'a str,
     exec_like: bool,
+    /// A delivering call (`volatile_table::is_send`).
+    send: bool,
     keys: ToolVolatileKeys<'a>,
     pointers: &'a [String],
 }
@@ -465,12 +533,20 @@ impl<'a> OutcomeDigester<'a> {
     fn new(config: &'a Config, call: &'a CallInput, kind: ToolKind) -> Self {
         let tool = &*call.tool;
         let settings = config.tools.get(tool);
+        // Only `message` needs its arguments (its action) to tell whether it delivers.
+        let args = match tool {
+            "message" => call.args().unwrap_or_default(),
+            _ => Value::Null,
+        };
+        let send = is_send(tool, &args);
         OutcomeDigester {
             tool,
             exec_like: tool == "exec" || (tool == "process" && kind == ToolKind::Poll),
+            send,
             keys: ToolVolatileKeys {
                 global: &config.volatile_keys,
                 tool: settings.map_or(&[][..], |s| &s.ignore_keys),
+                table: if send { SEND_VOLATILE_KEYS } else { &[] },
             },
             pointers: settings.map_or(&[][..], |s| &s.ignore_pointers),
         }
@@ -478,7 +554,7 @@ impl<'a> OutcomeDigester<'a> {
 
     /// A result handed over field by field: framed directly when no profile or pointer applies.
     fn fields(&self, result: &ResultFields) -> Result<OutcomeDigest, GuardError> {
-        if !self.exec_like && self.tool != "write" && self.pointers.is_empty() {
+        if !self.exec_like && !self.send && self.tool != "write" && self.pointers.is_empty() {
             return digest_result_fields(result, &self.keys);
         }
         self.tree(&RawContent(result.tree()?), &RawContent(None), None)
@@ -498,6 +574,7 @@ impl<'a> OutcomeDigester<'a> {
                 result,
                 error,
                 side_text,
+                send: self.send,
             };
             digest_outcome(&parts, &self.keys)
         };

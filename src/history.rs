@@ -665,7 +665,9 @@ impl Streaks {
             } else if !settled_found && earlier.changed_state() {
                 changed_between = true;
             }
-            if streaks.seen && (streaks.last_done.is_some() || !counted) {
+            // A refusal has no outcome to find again: only the streaks matter.
+            let novelty_known = streaks.seen || outcome.is_none();
+            if novelty_known && (streaks.last_done.is_some() || !counted) {
                 break;
             }
         }

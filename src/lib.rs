@@ -21,9 +21,12 @@ mod guard;
 mod history;
 pub mod input;
 mod json;
+mod json_text;
 mod json_writer;
 mod keys;
 mod messages;
+pub mod metrics;
+mod openclaw;
 pub mod outcome;
 mod outcome_fields;
 mod runs;
@@ -32,6 +35,7 @@ pub mod stats;
 mod tool_table;
 mod tools;
 pub mod verdict;
+mod volatile_table;
 
 #[cfg(target_arch = "wasm32")]
 mod bindings;

@@ -56,6 +56,11 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
              calls. The cycle is not making progress. Do not continue it: change approach, or tell the \
              user what is blocking you."
         ),
+        (DetectorId::ArgumentChurn, _) => format!(
+            "Loop warning: `{tool}` keeps cycling a few argument patterns that all return one \
+             unchanging outcome ({n} calls). This tool call remains allowed, but the churn is not \
+             progress: change approach or report what is blocking you."
+        ),
         (DetectorId::UnknownToolRepeat, _) => format!(
             "Refused: the tool `{tool}` does not exist here; calls to it failed {n} times. Do not call it \
              again. Use only the tools you were given, or answer without this tool."
@@ -142,7 +147,10 @@ pub fn forecast(finding: &Finding, tool: &str) -> String {
         DetectorId::PingPong | DetectorId::Cycle if finding.basis == Basis::NothingNew => {
             format!("{n} calls in a row returned nothing new")
         }
-        DetectorId::PingPong | DetectorId::Cycle | DetectorId::PostCompactionLoop => {
+        DetectorId::PingPong
+        | DetectorId::Cycle
+        | DetectorId::PostCompactionLoop
+        | DetectorId::ArgumentChurn => {
             format!("{n} calls made no progress")
         }
     };

@@ -14,6 +14,8 @@ use crate::canonical::{
 };
 use crate::error::GuardError;
 use crate::failure_text::{is_blank, reports_failure};
+use crate::json_text::put_content_text;
+use crate::volatile_table::without_send_ids;
 use serde_json::{Map, Value};
 
 /// Keys dropped (at any depth) from results and errors before hashing: they change on every call
@@ -65,11 +67,13 @@ impl KeyFilter for VolatileKeys {
 pub struct ToolVolatileKeys<'a> {
     pub global: &'a VolatileKeys,
     pub tool: &'a [String],
+    /// The shared per-tool table's keys for this call (`volatile_table`).
+    pub table: &'static [&'static str],
 }
 
 impl KeyFilter for ToolVolatileKeys<'_> {
     fn drops(&self, key: &str) -> bool {
-        self.global.drops(key) || self.tool.iter().any(|k| k == key)
+        self.global.drops(key) || self.tool.iter().any(|k| k == key) || self.table.contains(&key)
     }
 }
 
@@ -109,6 +113,8 @@ pub(crate) enum Kind {
 enum Part<'a> {
     /// Text (UTF-8 bytes), framed inline when small, else by its SHA-256.
     Text(&'a [u8]),
+    /// A text part of `content`: as `Text`, or as JSON when it holds JSON (`json_text`).
+    ContentText(&'a str),
     /// The SHA-256 of a text longer than `MAX_SCANNED_TEXT_BYTES`, computed by the host.
     Hashed(Digest),
     Json(&'a Value),
@@ -143,25 +149,30 @@ impl ResultFacts {
     /// The facts of a result made of these texts (at most `MAX_SCANNED_TEXT_BYTES` each are
     /// scanned; longer ones say nothing) and nothing else; `flagged_error`: the result set
     /// `isError`.
-    pub(crate) fn of_texts<'t>(
-        texts: impl IntoIterator<Item = Option<&'t str>>,
-        flagged_error: bool,
-    ) -> ResultFacts {
+    pub(crate) fn of_texts<'t, I>(texts: I, flagged_error: bool) -> ResultFacts
+    where
+        I: IntoIterator<Item = Option<&'t str>> + Clone,
+    {
         let mut facts = ResultFacts {
             blank: true,
             ..ResultFacts::default()
         };
-        let mut names_missing = false;
-        for text in texts {
-            let Some(text) = text.filter(|t| t.len() <= MAX_SCANNED_TEXT_BYTES) else {
+        let scanned = |texts: I| {
+            texts
+                .into_iter()
+                .map(|text| text.filter(|t| t.len() <= MAX_SCANNED_TEXT_BYTES))
+        };
+        for text in scanned(texts.clone()) {
+            let Some(text) = text else {
                 facts.blank = false;
                 continue;
             };
             facts.blank &= is_blank(text);
             facts.failed |= reports_failure(text);
-            names_missing |= names_missing_tool(text);
         }
-        facts.missing_tool = names_missing && (flagged_error || facts.failed);
+        // The missing-tool scan is the costly one: only failures are scanned.
+        facts.missing_tool =
+            (flagged_error || facts.failed) && scanned(texts).flatten().any(names_missing_tool);
         facts
     }
 
@@ -197,6 +208,9 @@ pub struct OutcomeParts<'a> {
     /// The text (UTF-8) of a `textSide` part, passed outside the JSON record. Only hashed, never
     /// scanned, so its bytes are taken as they come.
     pub side_text: Option<&'a [u8]>,
+    /// A delivering call (`volatile_table::is_send`): message objects' own ids in JSON texts are
+    /// per send.
+    pub send: bool,
 }
 
 /// Digests an outcome: its `error` when the tool threw, else its `result`.
@@ -212,12 +226,12 @@ pub fn digest_outcome(
                 missing_tool: message.is_some_and(names_missing_tool),
                 ..ResultFacts::nothing()
             };
-            Ok(finish(Kind::Error, &parts, keys, facts))
+            Ok(finished(Kind::Error, parts, keys, facts, outcome.send))
         }
         None => {
             let result = outcome.result.unwrap_or(&Value::Null);
             let (kind, facts) = result_parts(outcome, result, &mut parts)?;
-            Ok(finish(kind, &parts, keys, facts))
+            Ok(finished(kind, parts, keys, facts, outcome.send))
         }
     }
 }
@@ -228,13 +242,37 @@ pub(crate) const OUTCOME_TAG: &[u8] = b"tlg/o2";
 /// The members of a result object that are not hashed with the rest of it.
 pub(crate) const RESULT_SHAPE: &[&str] = &["content", "details", "isError", "_meta"];
 
-fn finish(kind: Kind, parts: &[Part], keys: &dyn KeyFilter, facts: ResultFacts) -> OutcomeDigest {
+/// `finish`, then the parts built from raw content are zeroed.
+fn finished(
+    kind: Kind,
+    parts: Vec<Part>,
+    keys: &dyn KeyFilter,
+    facts: ResultFacts,
+    send: bool,
+) -> OutcomeDigest {
+    let digest = finish(kind, &parts, keys, facts, send);
+    for part in parts {
+        if let Part::Owned(value) = part {
+            crate::guard::scrub(value);
+        }
+    }
+    digest
+}
+
+fn finish(
+    kind: Kind,
+    parts: &[Part],
+    keys: &dyn KeyFilter,
+    facts: ResultFacts,
+    send: bool,
+) -> OutcomeDigest {
     let mut hasher = HashSink::new();
     hasher.put(OUTCOME_TAG);
     hasher.put(&[kind as u8]);
     for part in parts {
         match part {
             Part::Text(text) => put_text(text, &mut hasher),
+            Part::ContentText(text) => put_content_text(text, send, keys, &mut hasher),
             Part::Hashed(digest) => put_text_digest(digest, &mut hasher),
             Part::Json(value) => {
                 hasher.put(b"j");
@@ -378,12 +416,16 @@ fn result_parts<'a>(
     facts.failed |= error_member.is_some();
     for item in content {
         match text_of_part(item)? {
+            Some(TextSource::Inline(text)) => parts.push(Part::ContentText(text)),
             Some(text) => parts.push(text_part(text, outcome.side_text)?),
             None => parts.push(Part::Json(item)),
         }
     }
-    if let Some(details) = map.get("details") {
-        parts.push(Part::Json(details));
+    match map.get("details") {
+        // A delivering call's message objects carry their own per-send id.
+        Some(details) if outcome.send => parts.push(Part::Owned(without_send_ids(details, false))),
+        Some(details) => parts.push(Part::Json(details)),
+        None => {}
     }
     if map.keys().any(|k| !RESULT_SHAPE.contains(&k.as_str())) {
         parts.push(Part::Without(map, RESULT_SHAPE));
@@ -595,6 +637,7 @@ mod tests {
             result,
             error,
             side_text: None,
+            send: false,
         }
     }
 

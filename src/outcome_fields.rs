@@ -7,6 +7,7 @@ use crate::canonical::{ByteSink, HashSink, KeyFilter};
 use crate::error::GuardError;
 use crate::input::MAX_DEPTH;
 use crate::json::Reader;
+use crate::json_text::put_content_text;
 use crate::outcome::{
     digest_from_hex, put_text, put_text_digest, Kind, OutcomeDigest, ResultFacts, OUTCOME_TAG,
 };
@@ -121,7 +122,7 @@ pub fn digest_result_fields(
         }
         ResultFields::Text(text) => {
             sink.put(&[Kind::Result as u8]);
-            put_text_field(text, &mut sink)?;
+            put_text_field(text, None, &mut sink)?;
             (Kind::Result, ResultFacts::of_texts([inline(text)], false))
         }
         ResultFields::Parts {
@@ -134,7 +135,7 @@ pub fn digest_result_fields(
             sink.put(&[kind as u8]);
             let mut facts = ResultFacts::of_texts(texts.iter().map(inline), is_error);
             for text in texts {
-                put_text_field(text, &mut sink)?;
+                put_text_field(text, Some(keys), &mut sink)?;
             }
             if let Some(details) = details {
                 sink.put(b"j");
@@ -166,9 +167,18 @@ fn inline<'a>(text: &TextField<'a>) -> Option<&'a str> {
     }
 }
 
-fn put_text_field(text: &TextField, sink: &mut dyn ByteSink) -> Result<(), GuardError> {
+/// A text: a string result (`content_keys` `None`) as it is, a content text part as
+/// `json_text` frames it with those keys.
+fn put_text_field(
+    text: &TextField,
+    content_keys: Option<&dyn KeyFilter>,
+    sink: &mut dyn ByteSink,
+) -> Result<(), GuardError> {
     match text {
-        TextField::Text(text) => put_text(text.as_bytes(), sink),
+        TextField::Text(text) => match content_keys {
+            Some(keys) => put_content_text(text, false, keys, sink),
+            None => put_text(text.as_bytes(), sink),
+        },
         TextField::Sha256Hex(hex) => put_text_digest(&digest_from_hex(Some(hex))?, sink),
     }
     Ok(())

@@ -4,6 +4,13 @@
 use crate::json_writer::JsonObject;
 use crate::verdict::{Action, Answer, DetectorId, Level, Verdict};
 
+/// Tool names counted under their own name in the per-tool call counters; calls of any further
+/// tool are counted under [`OTHER_TOOLS`]. Tool names come from the model (which may invent
+/// them), so this bounds the number of metric series.
+pub const MAX_TOOL_NAMES: usize = 100;
+/// The name the per-tool counters use for tools beyond the first [`MAX_TOOL_NAMES`].
+pub const OTHER_TOOLS: &str = "_other";
+
 /// The report: counters by name (every name present, zero or not, names in sorted order). In
 /// JSON (`to_json`) the fields are camelCase and the named counts objects.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -48,7 +55,8 @@ const LEVELS: [(&str, usize); 4] = [
     ("warning", 1),
 ];
 /// Detectors in the sorted order of their names (the counters follow `DetectorId::ALL`).
-const DETECTORS: [DetectorId; 11] = [
+const DETECTORS: [DetectorId; 12] = [
+    DetectorId::ArgumentChurn,
     DetectorId::Cycle,
     DetectorId::ErrorRepeat,
     DetectorId::GenericRepeat,
@@ -70,6 +78,11 @@ pub struct Counters {
     by_action: [u64; 4],
     by_level: [u64; 4],
     by_detector: [u64; DetectorId::ALL.len()],
+    /// Check verdicts by action index, per tool name (sorted by name; a Vec, not a map: at most
+    /// `MAX_TOOL_NAMES + 1` entries, and a map's code would cost the `.wasm` kilobytes).
+    calls_by_tool: Vec<(Box<str>, [u64; 4])>,
+    /// Verdicts naming a detector, by detector (index in `DetectorId::ALL`), level and action.
+    interventions: [[[u64; 4]; 4]; DetectorId::ALL.len()],
 }
 
 impl Counters {
@@ -84,24 +97,81 @@ impl Counters {
     }
 
     pub fn count(&mut self, verdict: &Verdict) {
-        let action = match verdict.action {
-            Action::Allow => 0,
-            Action::Warn => 1,
-            Action::Block => 2,
-            Action::Stop => 3,
-        };
-        let level = match verdict.level {
-            Level::Ok => 0,
-            Level::Warning => 1,
-            Level::Critical => 2,
-            Level::CircuitBreak => 3,
-        };
+        let action = action_index(verdict.action);
+        let level = level_index(verdict.level);
         bump(&mut self.by_action, action);
         bump(&mut self.by_level, level);
         if let Some(id) = verdict.detector {
             let index = DetectorId::ALL.iter().position(|d| *d == id);
             if let Some(index) = index {
                 bump(&mut self.by_detector, index);
+                let counts = self.interventions.get_mut(index);
+                if let Some(counts) = counts.and_then(|by_level| by_level.get_mut(level)) {
+                    bump(counts, action);
+                }
+            }
+        }
+    }
+
+    /// Counts a check's answer under the call's tool name (or [`OTHER_TOOLS`] once
+    /// [`MAX_TOOL_NAMES`] names are counted).
+    pub fn count_call(&mut self, tool: &str, answer: &Answer) {
+        let action = match answer {
+            Answer::Allow => 0,
+            Answer::Verdict(verdict) => action_index(verdict.action),
+        };
+        let find = |calls: &[(Box<str>, [u64; 4])], name: &str| {
+            calls.binary_search_by(|(n, _)| (**n).cmp(name))
+        };
+        let mut position = find(&self.calls_by_tool, tool);
+        let mut name = tool;
+        if position.is_err() && self.calls_by_tool.len() >= MAX_TOOL_NAMES {
+            name = OTHER_TOOLS;
+            position = find(&self.calls_by_tool, name);
+        }
+        let index = match position {
+            Ok(index) => index,
+            Err(index) => {
+                self.calls_by_tool.insert(index, (name.into(), [0; 4]));
+                index
+            }
+        };
+        if let Some((_, counts)) = self.calls_by_tool.get_mut(index) {
+            bump(counts, action);
+        }
+    }
+
+    /// Calls `f(tool, action, count)` for each non-zero check count, by tool name (sorted) and
+    /// action name.
+    pub fn for_each_call(&self, mut f: impl FnMut(&str, &'static str, u64)) {
+        for (tool, counts) in &self.calls_by_tool {
+            for (action, index) in ACTIONS {
+                let count = count_at(counts, index);
+                if count > 0 {
+                    f(tool, action, count);
+                }
+            }
+        }
+    }
+
+    /// Calls `f(detector, level, action, count)` for each non-zero count of verdicts naming a
+    /// detector, in the sorted order of the names.
+    pub fn for_each_intervention(
+        &self,
+        mut f: impl FnMut(&'static str, &'static str, &'static str, u64),
+    ) {
+        for id in DETECTORS {
+            let index = DetectorId::ALL.iter().position(|d| *d == id);
+            let Some(by_level) = index.and_then(|i| self.interventions.get(i)) else {
+                continue;
+            };
+            for (level, l) in LEVELS {
+                for (action, a) in ACTIONS {
+                    let count = by_level.get(l).map_or(0, |counts| count_at(counts, a));
+                    if count > 0 {
+                        f(id.as_str(), level, action, count);
+                    }
+                }
             }
         }
     }
@@ -132,6 +202,28 @@ impl Counters {
             evicted_runs,
         }
     }
+}
+
+fn action_index(action: Action) -> usize {
+    match action {
+        Action::Allow => 0,
+        Action::Warn => 1,
+        Action::Block => 2,
+        Action::Stop => 3,
+    }
+}
+
+fn level_index(level: Level) -> usize {
+    match level {
+        Level::Ok => 0,
+        Level::Warning => 1,
+        Level::Critical => 2,
+        Level::CircuitBreak => 3,
+    }
+}
+
+fn count_at(counts: &[u64], index: usize) -> u64 {
+    counts.get(index).copied().unwrap_or(0)
 }
 
 fn bump(counts: &mut [u64], index: usize) {
@@ -205,7 +297,7 @@ mod tests {
             "{\"checks\":2,\"records\":1,\
              \"byAction\":{\"allow\":1,\"block\":0,\"stop\":1,\"warn\":0},\
              \"byLevel\":{\"circuit_break\":1,\"critical\":0,\"ok\":1,\"warning\":0},\
-             \"byDetector\":{\"cycle\":0,\"error_repeat\":0,\"generic_repeat\":0,\
+             \"byDetector\":{\"argument_churn\":0,\"cycle\":0,\"error_repeat\":0,\"generic_repeat\":0,\
              \"global_circuit_breaker\":0,\"known_poll_no_progress\":0,\"max_turns\":1,\
              \"ping_pong\":0,\"post_compaction_loop\":0,\"stall\":0,\"tool_cap\":0,\
              \"unknown_tool_repeat\":0},\"liveRuns\":3,\"evictedRuns\":4}"

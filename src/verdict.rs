@@ -70,10 +70,11 @@ pub enum DetectorId {
     ErrorRepeat,
     MaxTurns,
     ToolCap,
+    ArgumentChurn,
 }
 
 impl DetectorId {
-    pub const ALL: [DetectorId; 11] = [
+    pub const ALL: [DetectorId; 12] = [
         DetectorId::GlobalCircuitBreaker,
         DetectorId::UnknownToolRepeat,
         DetectorId::KnownPollNoProgress,
@@ -85,6 +86,7 @@ impl DetectorId {
         DetectorId::ErrorRepeat,
         DetectorId::MaxTurns,
         DetectorId::ToolCap,
+        DetectorId::ArgumentChurn,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -100,6 +102,7 @@ impl DetectorId {
             DetectorId::ErrorRepeat => "error_repeat",
             DetectorId::MaxTurns => "max_turns",
             DetectorId::ToolCap => "tool_cap",
+            DetectorId::ArgumentChurn => "argument_churn",
         }
     }
 }

@@ -14,7 +14,9 @@ import { manifestOf, moduleGraph, pkgDir } from "../runtimes/support.mjs";
 const manifest = manifestOf(pkgDir);
 
 test("the exports map lists the conditions in the order runtimes resolve them", () => {
-  assert.deepEqual(Object.keys(manifest.exports), [".", "./inline", "./replay", "./package.json"]);
+  assert.deepEqual(Object.keys(manifest.exports), [
+    ".", "./inline", "./replay", "./ai-sdk", "./openai-agents", "./langchain", "./mcp", "./mastra", "./openclaw", "./otel", "./package.json",
+  ]);
   assert.deepEqual(Object.keys(manifest.exports["."]), ["types", "workerd", "browser", "deno", "bun", "node", "default"]);
   assert.deepEqual(manifest.exports["."], {
     types: { require: "./cjs/node-cjs.d.ts", default: "./index.d.ts" },
@@ -27,6 +29,9 @@ test("the exports map lists the conditions in the order runtimes resolve them", 
   });
   assert.deepEqual(manifest.exports["./inline"], { types: "./inline.d.ts", default: "./inline.js" });
   assert.deepEqual(manifest.exports["./replay"], { types: "./replay/index.d.ts", default: "./replay/index.js" });
+  for (const adapter of ["ai-sdk", "openai-agents", "langchain", "mcp", "mastra", "openclaw", "otel"]) {
+    assert.deepEqual(manifest.exports[`./${adapter}`], { types: `./adapters/${adapter}.d.ts`, default: `./adapters/${adapter}.js` });
+  }
   assert.equal(manifest.exports["./package.json"], "./package.json");
   assert.equal(manifest.sideEffects, false);
   assert.equal(manifest.type, "module");
@@ -51,6 +56,7 @@ test("every export target is in pkg/ and in the files list", () => {
 const esModules = [
   ...fs.readdirSync(pkgDir).filter((f) => f.endsWith(".js")),
   ...fs.readdirSync(path.join(pkgDir, "replay"), { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => `replay/${f}`),
+  ...fs.readdirSync(path.join(pkgDir, "adapters")).filter((f) => f.endsWith(".js")).map((f) => `adapters/${f}`),
 ];
 
 /** Calls `visit(node, atLoad)` for every node; atLoad: the code runs when the module is evaluated. */
@@ -80,6 +86,8 @@ test("no module of the package uses top-level await", () => {
 });
 
 const NON_NODE_ENTRIES = { workerd: "./workerd.js", browser: "./index.js", deno: "./deno.js", inline: "./inline.js", replay: "./replay/index.js" };
+// The framework adapters import nothing at run time, their frameworks included (types only).
+for (const adapter of ["ai-sdk", "openai-agents", "langchain", "mcp", "mastra", "openclaw", "otel"]) NON_NODE_ENTRIES[adapter] = `./adapters/${adapter}.js`;
 
 for (const [name, entry] of Object.entries(NON_NODE_ENTRIES)) {
   test(`the ${name} entry's module graph has no Node built-ins, bare imports or require()`, () => {

@@ -50,10 +50,11 @@ test("the tarball ships every entry, the .wasm, the types, README and LICENSE, a
     "node.js", "index.js", "workerd.js", "deno.js", "deno-wasm.js", "inline.js", "cjs/node-cjs.js", "cjs/package.json",
     "index.d.ts", "inline.d.ts", "cjs/node-cjs.d.ts", "tool_loop_guard_node.cjs", "replay/index.js", "replay/index.d.ts",
     "cli/main.js",
+    "adapters/ai-sdk.js", "adapters/openai-agents.js", "adapters/langchain.js", "adapters/mcp.js", "adapters/mastra.js", "adapters/openclaw.js", "adapters/otel.js", "adapters/mcp.d.ts",
   ]) {
     assert.ok(shipped.includes(name), `${name} is missing from the tarball`);
   }
-  const unexpected = shipped.filter((f) => !/^(cjs\/|replay\/(formats\/)?|cli\/)?[\w.-]+\.(js|cjs|d\.ts|wasm|json)$|^(README\.md|LICENSE)$/.test(f));
+  const unexpected = shipped.filter((f) => !/^(cjs\/|replay\/(formats\/)?|cli\/|adapters\/)?[\w.-]+\.(js|cjs|d\.ts|wasm|json)$|^(README\.md|LICENSE)$/.test(f));
   assert.deepEqual(unexpected, []);
 });
 

@@ -1,0 +1,89 @@
+/**
+ * `tool-loop-guard/ai-sdk`: the guard in the Vercel AI SDK (`ai` 5, 6 and 7) `generateText` /
+ * `streamText` tool loop. The tools' `execute` functions are wrapped (the one hook all three
+ * majors share): a `block` verdict becomes the tool result without running the tool, so the model
+ * reads the refusal and the loop goes on; a `stop` verdict does the same and makes `stopWhen` end
+ * the loop after the step; a warning's hint reaches the model through `prepareStep` as a user
+ * message on the next step. No runtime import of `ai`: the types below are the shapes it uses.
+ */
+import type { Verdict } from "../types.js";
+import { type CallGuard, guardedCall, RunNotes } from "./guarded-call.js";
+
+/** A tool as `ai` defines one; only `execute` is touched (tools without one are passed through). */
+export interface AiSdkTool {
+  execute?: (input: never, options: never) => unknown;
+}
+
+/** What `execute` receives as its second argument in every major: the call's id. */
+interface ExecuteOptions {
+  toolCallId?: string;
+}
+
+
+export interface AiSdkGuardOptions<TOOLS> {
+  /** The tools passed to `generateText` / `streamText` / an `Agent`. */
+  tools: TOOLS;
+  /**
+   * The conversation (thread) the call belongs to. The AI SDK keeps no thread id of its own and
+   * v7 does not hand `runtimeContext` to `execute`, so the host passes its id when wrapping; one
+   * wrap per request. Absent: the guard's default run.
+   */
+  runId?: string;
+}
+
+export interface GuardedAiSdk<TOOLS> {
+  /** The same tools with `execute` guarded; pass them instead of the originals. */
+  tools: TOOLS;
+  /** Pass as (or add to) `stopWhen`: true once the guard has stopped the run. */
+  stopWhen: (options: { steps: readonly unknown[] }) => boolean;
+  /**
+   * Pass as `prepareStep` (or call from yours): appends the pending hints as a user message. `M` is
+   * the SDK's `ModelMessage`, of which `{ role: "user", content: string }` is one form.
+   */
+  prepareStep: <M>(options: { messages: M[] }) => { messages: M[] } | undefined;
+  /** The `stop` verdict that ended the run, if one did: its `message` is the explanation to show. */
+  stopped: () => Verdict | undefined;
+}
+
+/** Guards the tools of one AI SDK run. */
+export function guardAiSdk<TOOLS extends Record<string, AiSdkTool>>(
+  guard: CallGuard,
+  options: AiSdkGuardOptions<TOOLS>,
+): GuardedAiSdk<TOOLS> {
+  const { runId } = options;
+  const key = runId ?? "";
+  const notes = new RunNotes();
+  const tools = {} as Record<string, AiSdkTool>;
+  for (const [name, tool] of Object.entries(options.tools)) {
+    const execute = tool.execute as ((input: unknown, options: ExecuteOptions) => unknown) | undefined;
+    if (execute === undefined) {
+      tools[name] = tool;
+      continue;
+    }
+    tools[name] = {
+      ...tool,
+      execute: (async (input: unknown, executeOptions: ExecuteOptions) => {
+        const call = { runId, tool: name, args: input, callId: executeOptions?.toolCallId };
+        const outcome = await guardedCall(guard, call, () => execute.call(tool, input, executeOptions));
+        if (outcome.kind === "refused") {
+          if (outcome.verdict.action === "stop") notes.stop(key, outcome.verdict);
+          return outcome.refusal;
+        }
+        if (outcome.hint !== undefined) notes.addHint(key, outcome.hint);
+        if (outcome.threw) throw outcome.error;
+        return outcome.result;
+      }) as never,
+    };
+  }
+  return {
+    tools: tools as TOOLS,
+    stopWhen: () => notes.stopped(key) !== undefined,
+    prepareStep: ({ messages }) => {
+      const hints = notes.takeHints(key);
+      if (hints.length === 0) return undefined;
+      const hint = { role: "user", content: hints.join("\n\n") } as (typeof messages)[number];
+      return { messages: [...messages, hint] };
+    },
+    stopped: () => notes.stopped(key),
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The one tool-call protocol every framework adapter follows, free of any framework: `check()`
+ * before the tool runs, the tool only when the verdict lets it, `record()` of whatever it returned
+ * or threw, and the hint of either verdict handed back for the model. Adapters translate the
+ * outcome into their framework's own veto, stop and message types; the texts they pass on are the
+ * core's verdict texts, never their own.
+ */
+import type { ToolCall, ToolOutcome, Verdict } from "../types.js";
+
+/** What an adapter needs of a guard: any entry's `LoopGuard` (or a wrapper with the same methods). */
+export interface CallGuard {
+  check(call: ToolCall): Verdict;
+  record(outcome: ToolOutcome): Verdict;
+}
+
+/** The tool ran: its result (or what it threw) and the hint for the model, if either verdict warned. */
+export interface Ran<R> {
+  kind: "ran";
+  result?: R;
+  threw: boolean;
+  error?: unknown;
+  hint?: string;
+}
+
+/** The guard refused the call (`block`) or ended the run (`stop`); the tool did not run. */
+export interface Refused {
+  kind: "refused";
+  verdict: Verdict & { action: "block" | "stop" };
+  /** `verdict.refusal`: what the model receives as the tool result. */
+  refusal: NonNullable<Verdict["refusal"]>;
+}
+
+export type GuardedOutcome<R> = Ran<R> | Refused;
+
+function isRefusal(verdict: Verdict): verdict is Verdict & { action: "block" | "stop" } {
+  return verdict.action === "block" || verdict.action === "stop";
+}
+
+/**
+ * Checks `call`, runs `execute` only when allowed, records its outcome under the same `callId`.
+ * Never throws for the tool: a tool's exception comes back as `threw` (after being recorded).
+ */
+export async function guardedCall<R>(guard: CallGuard, call: ToolCall, execute: () => R | PromiseLike<R>): Promise<GuardedOutcome<R>> {
+  const before = guard.check(call);
+  // The core sets `refusal` on every `block` and `stop` verdict.
+  if (isRefusal(before)) return { kind: "refused", verdict: before, refusal: before.refusal! };
+  let outcome: Ran<R>;
+  try {
+    outcome = { kind: "ran", result: await execute(), threw: false };
+  } catch (error) {
+    outcome = { kind: "ran", threw: true, error };
+  }
+  // With a callId the core takes the checked call's fingerprint: the args need not be sent again.
+  const recorded = call.callId === undefined ? call : { runId: call.runId, tool: call.tool, callId: call.callId };
+  const after = guard.record(outcome.threw ? { ...recorded, error: outcome.error } : { ...recorded, result: outcome.result });
+  const hint = after.hint ?? before.hint;
+  if (hint !== undefined) outcome.hint = hint;
+  return outcome;
+}
+
+/** The refusal as the text a framework shows the model where a tool result must be a string. */
+export function refusalText(refusal: NonNullable<Verdict["refusal"]>): string {
+  return JSON.stringify(refusal);
+}
+
+/**
+ * Per-run memory an adapter keeps between the tool boundary and the framework's step hooks: the
+ * hints waiting for the model's next turn and the verdict that stopped the run.
+ */
+export class RunNotes {
+  readonly #hints = new Map<string, string[]>();
+  readonly #stops = new Map<string, Verdict>();
+
+  addHint(runId: string, hint: string): void {
+    const list = this.#hints.get(runId);
+    if (list === undefined) this.#hints.set(runId, [hint]);
+    else if (!list.includes(hint)) list.push(hint);
+  }
+
+  /** The hints for the run's next model turn, removed from the notes. */
+  takeHints(runId: string): string[] {
+    const list = this.#hints.get(runId) ?? [];
+    this.#hints.delete(runId);
+    return list;
+  }
+
+  stop(runId: string, verdict: Verdict): void {
+    if (!this.#stops.has(runId)) this.#stops.set(runId, verdict);
+  }
+
+  /** The `stop` verdict that ended the run, if one did. */
+  stopped(runId: string): Verdict | undefined {
+    return this.#stops.get(runId);
+  }
+
+  forget(runId: string): void {
+    this.#hints.delete(runId);
+    this.#stops.delete(runId);
+  }
+}

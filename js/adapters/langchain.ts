@@ -1,0 +1,123 @@
+/**
+ * `tool-loop-guard/langchain`: the guard as a LangChain (`langchain` 1.x) agent middleware for
+ * `createAgent({ middleware: [...] })`. `wrapToolCall` checks each call: on `block` and `stop` the
+ * tool is swapped, through the handler, for a stand-in that answers with the refusal, so the model
+ * reads it as the tool's message and the tool never runs; every outcome is recorded. `beforeModel`
+ * carries a warning's hint to the model as a user message and, once the guard stopped the run,
+ * jumps to the end with an assistant message that says why instead of calling the model again.
+ * The run id is the LangGraph `thread_id` (`{ configurable: { thread_id } }`). No runtime import of
+ * LangChain: the middleware is the plain object `createMiddleware` builds, with LangChain's own
+ * registered brand.
+ */
+import type { Verdict } from "../types.js";
+import { type CallGuard, guardedCall, refusalText, RunNotes } from "./guarded-call.js";
+
+/** `ToolCall` of @langchain/core: the model's request. */
+interface ToolCallLike {
+  name: string;
+  args: unknown;
+  id?: string;
+}
+
+/** The agent runtime (`Runtime`) the hooks receive; only the thread id is read. */
+interface RuntimeLike {
+  configurable?: { thread_id?: string };
+}
+
+/** `ToolCallRequest`: what `wrapToolCall` receives. */
+interface ToolCallRequestLike {
+  toolCall: ToolCallLike;
+  tool: unknown;
+  runtime: RuntimeLike;
+}
+
+/** The tool interface ToolNode invokes: a name and `invoke`. */
+interface StandInTool {
+  name: string;
+  invoke: (input: unknown) => Promise<string>;
+}
+
+/** A message as LangGraph's messages reducer accepts one (it builds the message object). */
+interface MessageLike {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/** The update `beforeModel` may return. */
+interface BeforeModelUpdate {
+  messages?: MessageLike[];
+  jumpTo?: "end";
+}
+
+export interface LangChainGuardMiddleware {
+  name: string;
+  /** `Req` and `R` are LangChain's `ToolCallRequest` and `ToolMessage | Command`. */
+  wrapToolCall: <Req extends ToolCallRequestLike, R>(request: Req, handler: (request: Req) => R | PromiseLike<R>) => Promise<R>;
+  beforeModel: { canJumpTo: ["end"]; hook: (state: unknown, runtime: RuntimeLike) => BeforeModelUpdate | undefined };
+}
+
+export interface LangChainGuardOptions {
+  /** The middleware's name (LangChain requires unique names per agent). Default `"ToolLoopGuard"`. */
+  name?: string;
+}
+
+/** The brand `createMiddleware` sets (a registered symbol, so no import is needed to set it). */
+const MIDDLEWARE_BRAND = Symbol.for("AgentMiddleware");
+
+export interface GuardedLangChain {
+  middleware: LangChainGuardMiddleware;
+  /** The `stop` verdict that ended the thread's run, if one did. */
+  stopped: (threadId?: string) => Verdict | undefined;
+}
+
+/** A middleware that puts one guard in front of an agent's tools. */
+export function guardLangChain(guard: CallGuard, options: LangChainGuardOptions = {}): GuardedLangChain {
+  const notes = new RunNotes();
+  const threadOf = (runtime: RuntimeLike | undefined) => runtime?.configurable?.thread_id;
+
+  const middleware: LangChainGuardMiddleware = {
+    name: options.name ?? "ToolLoopGuard",
+    wrapToolCall: async <Req extends ToolCallRequestLike, R>(request: Req, handler: (request: Req) => R | PromiseLike<R>): Promise<R> => {
+      const runId = threadOf(request.runtime);
+      const { toolCall } = request;
+      const call = { runId, tool: toolCall.name, args: toolCall.args, callId: toolCall.id };
+      let response: R | undefined;
+      const outcome = await guardedCall(guard, call, async () => {
+        response = await handler(request);
+        return contentOf(response);
+      });
+      if (outcome.kind === "refused") {
+        if (outcome.verdict.action === "stop") notes.stop(runId ?? "", outcome.verdict);
+        const text = refusalText(outcome.refusal);
+        const standIn: StandInTool = { name: toolCall.name, invoke: async () => text };
+        return handler({ ...request, tool: standIn } as Req);
+      }
+      if (outcome.hint !== undefined) notes.addHint(runId ?? "", outcome.hint);
+      if (outcome.threw) throw outcome.error;
+      return response as R;
+    },
+    beforeModel: {
+      canJumpTo: ["end"],
+      hook: (_state, runtime) => {
+        const key = threadOf(runtime) ?? "";
+        const stop = notes.stopped(key);
+        if (stop !== undefined) {
+          return { messages: [{ role: "assistant", content: stop.message ?? refusalText(stop.refusal!) }], jumpTo: "end" };
+        }
+        const hints = notes.takeHints(key);
+        return hints.length === 0 ? undefined : { messages: [{ role: "user", content: hints.join("\n\n") }] };
+      },
+    },
+  };
+  Object.defineProperty(middleware, MIDDLEWARE_BRAND, { value: true, enumerable: true });
+  return { middleware, stopped: (threadId) => notes.stopped(threadId ?? "") };
+}
+
+/** What the guard compares of a tool's answer: a ToolMessage's content (and status), or the value. */
+function contentOf(response: unknown): unknown {
+  if (typeof response === "object" && response !== null && "content" in response) {
+    const { content, status } = response as { content: unknown; status?: unknown };
+    return status === "error" ? { status, content } : content;
+  }
+  return response;
+}

@@ -1,0 +1,111 @@
+/**
+ * `tool-loop-guard/mastra`: the guard in a Mastra agent (`@mastra/core` 1.x) through its tool
+ * hooks, passed per `agent.generate` / `agent.stream` call (or on the Agent). `beforeToolCall`
+ * checks the call and answers `block` and `stop` with `{ proceed: false, output: refusal }`, so the
+ * tool does not run and the model reads the refusal; `afterToolCall` records every output or
+ * error; `stopWhen` ends the loop once the guard stopped the run; `prepareStep` adds a warning's
+ * hint as a system message for the next step. The run id is the `runId` option, else the request
+ * context's `mastra__threadId` (Mastra's reserved thread key) or `runId`. One binding per call.
+ * No runtime import of Mastra.
+ */
+import type { Verdict } from "../types.js";
+import type { CallGuard } from "./guarded-call.js";
+import { RunNotes } from "./guarded-call.js";
+
+/** `RequestContext`: only `get` is used. */
+interface RequestContextLike {
+  get(key: string): unknown;
+}
+
+/** What the hooks receive (`ToolHookContext` / `ToolAfterHookContext`); Mastra types `context` as unknown. */
+interface HookContext {
+  toolName: string;
+  input: unknown;
+  context?: unknown;
+  output?: unknown;
+  error?: unknown;
+}
+
+/** The tool execution context Mastra passes as `context`: the call id and the request context. */
+interface ExecutionContext {
+  toolCallId?: string;
+  requestContext?: RequestContextLike;
+}
+
+function executionOf(context: HookContext): ExecutionContext {
+  return typeof context.context === "object" && context.context !== null ? (context.context as ExecutionContext) : {};
+}
+
+export interface MastraToolHooks {
+  beforeToolCall: (context: HookContext) => { proceed: false; output: unknown } | undefined;
+  afterToolCall: (context: HookContext) => void;
+}
+
+export interface MastraGuardOptions {
+  /** The conversation this call belongs to; absent, read from the request context. */
+  runId?: string;
+}
+
+export interface GuardedMastra {
+  /** Pass as `hooks` to `generate` / `stream` (or merge into yours). */
+  hooks: MastraToolHooks;
+  /** Pass as `stopWhen`: true once the guard has stopped the run. */
+  stopWhen: () => boolean;
+  /** Pass as `prepareStep`: adds the pending hints as a system message. `S` is Mastra's `CoreMessage`. */
+  prepareStep: <S>(args: { systemMessages: S[] }) => { systemMessages: S[] } | undefined;
+  /** The `stop` verdict that ended the run, if one did: its `message` says why. */
+  stopped: () => Verdict | undefined;
+}
+
+/** Mastra's reserved request-context key for the memory thread. */
+const THREAD_KEY = "mastra__threadId";
+
+function runIdFrom(context: HookContext): string | undefined {
+  const requestContext = executionOf(context).requestContext;
+  for (const key of [THREAD_KEY, "runId"]) {
+    const value = requestContext?.get(key);
+    if (typeof value === "string") return value;
+  }
+  return undefined;
+}
+
+/** Hooks and loop options that put the guard in front of one Mastra agent call's tools. */
+export function guardMastra(guard: CallGuard, options: MastraGuardOptions = {}): GuardedMastra {
+  const notes = new RunNotes();
+  // The run of this binding: the option, or the first run id seen in a hook.
+  let bound = options.runId;
+  const runOf = (context: HookContext) => (bound ??= runIdFrom(context));
+  const key = () => bound ?? "";
+  const warned = (hint: string | undefined) => {
+    if (hint !== undefined) notes.addHint(key(), hint);
+  };
+
+  const hooks: MastraToolHooks = {
+    beforeToolCall: (context) => {
+      const verdict = guard.check({ runId: runOf(context), tool: context.toolName, args: context.input, callId: executionOf(context).toolCallId });
+      warned(verdict.hint);
+      if (verdict.action !== "block" && verdict.action !== "stop") return undefined;
+      if (verdict.action === "stop") notes.stop(key(), verdict);
+      return { proceed: false, output: verdict.refusal };
+    },
+    afterToolCall: (context) => {
+      const runId = runOf(context);
+      const callId = executionOf(context).toolCallId;
+      const base = callId === undefined ? { runId, tool: context.toolName, args: context.input } : { runId, tool: context.toolName, callId };
+      const verdict = guard.record(context.error !== undefined ? { ...base, error: context.error } : { ...base, result: context.output });
+      warned(verdict.hint);
+    },
+  };
+
+  return {
+    hooks,
+    stopWhen: () => notes.stopped(key()) !== undefined,
+    prepareStep: ({ systemMessages }) => {
+      const hints = notes.takeHints(key());
+      if (hints.length === 0) return undefined;
+      const hint = { role: "system", content: hints.join("\n\n") } as (typeof systemMessages)[number];
+      return { systemMessages: [...systemMessages, hint] };
+    },
+    stopped: () => notes.stopped(key()),
+  };
+}

@@ -1,0 +1,451 @@
+//! `preset: "openclaw"`: OpenClaw 2026.9.6's tool-loop detection (its detector, its
+//! before-tool-call admission and its post-compaction guard), verdict for verdict and count for
+//! count. A run keeps OpenClaw's window of 30 records: a call is recorded when it is allowed or
+//! warned, its outcome attaches to it later, and a refused call is recorded as a veto. A warning
+//! is emitted once per bucket of `warningThreshold` counts of its pattern; a second refusal in one
+//! run stops the run, as OpenClaw's dispatch loop does. Differences from OpenClaw are listed in
+//! docs/openclaw.md.
+
+mod detect;
+mod markers;
+mod messages;
+mod outcome;
+mod snapshot;
+mod text;
+
+use crate::canonical::{write_object_without, Digest, HashSink, KeepAll};
+use crate::config::{Config, Policy};
+use crate::error::GuardError;
+use crate::input::{CallInput, OutcomeInput};
+use crate::verdict::{Action, Answer, DetectorId, Level, Observed, Refusal, Verdict};
+use detect::{detect, Found, Limits, WarningKey};
+use outcome::{outcome_of, Outcome};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// OpenClaw's window, thresholds and post-compaction window; `Config::from_json` applies them
+/// for `preset: "openclaw"` before explicit fields.
+pub fn apply_preset(config: &mut Config) {
+    config.openclaw = true;
+    config.history_size = 30;
+    config.warning_threshold = 10;
+    config.critical_threshold = 20;
+    config.global_circuit_breaker_threshold = 30;
+    config.unknown_tool_threshold = 10;
+    config.post_compaction_guard.window_size = 3;
+    config.max_turns = None;
+}
+
+/// Fields of this guard's own detectors, which OpenClaw's detection does not have.
+const UNUSED_FIELDS: &[&str] = &[
+    "criticalLaps",
+    "maxCyclePeriod",
+    "maxTurns",
+    "patientPollMs",
+    "pollBudgetMs",
+    "tools",
+    "volatileKeys",
+    "pollTools",
+];
+
+/// Under `preset: "openclaw"` a field that could not change any verdict is an error, not ignored.
+pub fn reject_unused_fields(map: &Map<String, Value>) -> Result<(), GuardError> {
+    let detectors = map.get("detectors").and_then(Value::as_object);
+    let unused = |field: &str| {
+        GuardError::config(
+            field,
+            format!(
+                "{field} has no effect under preset \"openclaw\" (OpenClaw has no such setting)"
+            ),
+        )
+    };
+    for key in UNUSED_FIELDS {
+        if map.contains_key(*key) {
+            return Err(unused(key));
+        }
+    }
+    for key in ["cycle", "stall", "errorRepeat"] {
+        if detectors.is_some_and(|d| d.contains_key(key)) {
+            return Err(unused(&format!("detectors.{key}")));
+        }
+    }
+    Ok(())
+}
+
+/// Most warning keys remembered per run (the oldest is forgotten first).
+const MAX_WARNING_KEYS: usize = 256;
+
+/// A call as the detectors compare it: the normalised tool name and the arguments' digest.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Signature {
+    pub tool: Box<str>,
+    pub args: Digest,
+}
+
+/// One call in a run's window; `outcome` is `None` while it runs.
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub signature: Signature,
+    /// The call id's lookup key (`CallInput::call_id_key`).
+    pub call_id: Option<u64>,
+    pub outcome: Option<Outcome>,
+}
+
+/// The post-compaction guard while it watches the calls after a compaction.
+#[derive(Debug, Clone, Default)]
+struct CompactionWatch {
+    remaining: u32,
+    seen: Vec<(Signature, Option<Digest>)>,
+}
+
+#[derive(Debug, Default)]
+struct RunState {
+    records: Vec<Record>,
+    /// Per warning key, the highest count bucket warned about.
+    warned: Vec<(WarningKey, u32)>,
+    refused_before: bool,
+    compaction: Option<CompactionWatch>,
+    /// Creation order, for eviction beyond `maxRuns`.
+    serial: u64,
+}
+
+/// The runs of a guard under the `openclaw` preset.
+#[derive(Debug, Default)]
+pub struct Engine {
+    runs: HashMap<Option<String>, RunState>,
+    serial: u64,
+}
+
+/// OpenClaw's tool-name normalisation: lower case, and its aliases.
+fn normalise_tool(tool: &str) -> Box<str> {
+    let lower = tool.trim().to_ascii_lowercase();
+    match lower.as_str() {
+        "bash" => "exec".into(),
+        "apply-patch" => "apply_patch".into(),
+        "cron" => "automations".into(),
+        _ => lower.into(),
+    }
+}
+
+/// The call's signature. An `exec` call's `title` only labels it for display, so it is left out
+/// (as OpenClaw's source does after 2026.9.6; issue 17 asks for it).
+fn signature_of(call: &CallInput, args: &Value) -> Result<Signature, GuardError> {
+    let tool = normalise_tool(&call.tool);
+    let args = match args.as_object() {
+        Some(map) if &*tool == "exec" && map.contains_key("title") => {
+            let mut sink = HashSink::new();
+            write_object_without(map, &["title"], &KeepAll, &mut sink);
+            sink.finish()
+        }
+        _ => call.args_digest()?,
+    };
+    Ok(Signature { tool, args })
+}
+
+/// `process` polls and log reads, and `command_status`.
+fn is_known_poll(tool: &str, args: &Value) -> bool {
+    tool == "command_status"
+        || (tool == "process"
+            && matches!(
+                args.get("action").and_then(Value::as_str),
+                Some("poll" | "log")
+            ))
+}
+
+impl Engine {
+    fn run(&mut self, run_id: Option<&str>, max_runs: u32) -> &mut RunState {
+        let key = run_id.map(str::to_owned);
+        if !self.runs.contains_key(&key) && self.runs.len() >= max_runs as usize {
+            let oldest = self
+                .runs
+                .iter()
+                .min_by_key(|(_, r)| r.serial)
+                .map(|(k, _)| k.clone());
+            if let Some(oldest) = oldest {
+                self.runs.remove(&oldest);
+            }
+        }
+        self.serial += 1;
+        let serial = self.serial;
+        self.runs.entry(key).or_insert_with(|| RunState {
+            serial,
+            ..RunState::default()
+        })
+    }
+
+    /// Before dispatch.
+    pub fn check(&mut self, config: &Config, call: &CallInput) -> Result<Answer, GuardError> {
+        let args = call.args()?;
+        let signature = signature_of(call, &args)?;
+        let run_id = call.run_id.as_deref();
+        let limits = Limits {
+            warning: config.warning_threshold,
+            critical: config.critical_threshold,
+            global: config.global_circuit_breaker_threshold,
+            unknown_tool: config.unknown_tool_threshold,
+            generic_repeat: config.detectors.generic_repeat,
+            known_poll: config.detectors.known_poll_no_progress,
+            ping_pong: config.detectors.ping_pong,
+        };
+        let history_size = config.history_size as usize;
+        let run = self.run(run_id, config.max_runs);
+        let known_poll = is_known_poll(&signature.tool, &args);
+        let call_id = call.call_id_key;
+        let Some(found) = detect(&run.records, &signature, known_poll, &limits) else {
+            run.push(
+                Record {
+                    signature,
+                    call_id,
+                    outcome: None,
+                },
+                history_size,
+            );
+            return Ok(Answer::allow(config.policy, &call.tool, run_id));
+        };
+        if found.level == Level::Warning {
+            run.push(
+                Record {
+                    signature,
+                    call_id,
+                    outcome: None,
+                },
+                history_size,
+            );
+            if !run.warning_due(&found.key, found.count, limits.warning) {
+                return Ok(Answer::allow(config.policy, &call.tool, run_id));
+            }
+            let verdict = verdict(&found, Action::Warn, &call.tool, run_id, "");
+            return Ok(Answer::Verdict(verdict.under_policy(config.policy)));
+        }
+        let stops = found.level == Level::CircuitBreak || run.refused_before;
+        let suffix = if found.level == Level::Critical && run.refused_before {
+            messages::SECOND_CRITICAL
+        } else {
+            ""
+        };
+        run.refused_before = true;
+        if config.policy == Policy::Enforce {
+            run.attach(call_id, &signature, Outcome::veto(), history_size);
+        } else {
+            // Under `inject` and `shadow` the call runs after all: its outcome will attach.
+            run.push(
+                Record {
+                    signature,
+                    call_id,
+                    outcome: None,
+                },
+                history_size,
+            );
+        }
+        let action = if stops { Action::Stop } else { Action::Block };
+        let verdict = verdict(&found, action, &call.tool, run_id, suffix);
+        Ok(Answer::Verdict(verdict.under_policy(config.policy)))
+    }
+
+    /// After the tool returned or threw: the outcome attaches to its call; only the
+    /// post-compaction guard answers anything but allow.
+    /// `side_text`: the text of the result's `textSide` part, passed beside the record.
+    pub fn record(
+        &mut self,
+        config: &Config,
+        input: &OutcomeInput,
+        side_text: Option<&[u8]>,
+    ) -> Result<Answer, GuardError> {
+        let call = &input.call;
+        let args = call.args()?;
+        let signature = signature_of(call, &args)?;
+        let run_id = call.run_id.as_deref();
+        let outcome = outcome_of(
+            &signature.tool,
+            &args,
+            input.result.as_ref(),
+            input.error.as_ref(),
+            side_text,
+        );
+        let history_size = config.history_size as usize;
+        let window = config.post_compaction_guard.window_size;
+        let run = self.run(run_id, config.max_runs);
+        let hash = outcome.hash;
+        if !outcome.is_empty() {
+            run.attach(call.call_id_key, &signature, outcome, history_size);
+        }
+        let Some(count) = run.after_compaction(&signature, hash, window) else {
+            return Ok(Answer::allow(config.policy, &call.tool, run_id));
+        };
+        let found = Found {
+            detector: DetectorId::PostCompactionLoop,
+            level: Level::CircuitBreak,
+            count,
+            threshold: window,
+            key: WarningKey::None,
+            detail: detect::Detail::None,
+        };
+        let verdict = verdict(&found, Action::Stop, &call.tool, run_id, "");
+        Ok(Answer::Verdict(verdict.under_policy(config.policy)))
+    }
+
+    /// The host compacted the run's context: watch the next `windowSize` outcomes.
+    pub fn compacted(&mut self, config: &Config, run_id: Option<&str>) {
+        let window = config.post_compaction_guard.window_size;
+        self.run(run_id, config.max_runs).compaction = Some(CompactionWatch {
+            remaining: window,
+            seen: Vec::new(),
+        });
+    }
+
+    pub fn end_run(&mut self, run_id: Option<&str>) {
+        self.runs.remove(&run_id.map(str::to_owned));
+    }
+
+    /// A snapshot of one run (an unknown run gives the snapshot of an empty run).
+    pub fn export_run(&self, run_id: Option<&str>) -> Vec<u8> {
+        match self.runs.get(&run_id.map(str::to_owned)) {
+            Some(run) => snapshot::encode(run_id, run),
+            None => snapshot::encode(run_id, &RunState::default()),
+        }
+    }
+
+    /// Restores a run from `export_run`'s bytes (replacing any run with that id), its window cut
+    /// to `historySize`; returns its id.
+    pub fn import_run(
+        &mut self,
+        config: &Config,
+        bytes: &[u8],
+    ) -> Result<Option<String>, GuardError> {
+        let (run_id, mut restored) = snapshot::decode(bytes)?;
+        let excess = restored
+            .records
+            .len()
+            .saturating_sub(config.history_size as usize);
+        restored.records.drain(..excess);
+        let run = self.run(run_id.as_deref(), config.max_runs);
+        restored.serial = run.serial;
+        *run = restored;
+        Ok(run_id)
+    }
+
+    pub fn live_runs(&self) -> usize {
+        self.runs.len()
+    }
+}
+
+impl RunState {
+    fn push(&mut self, record: Record, history_size: usize) {
+        self.records.push(record);
+        let excess = self.records.len().saturating_sub(history_size);
+        self.records.drain(..excess);
+    }
+
+    /// Attaches an outcome to the newest running record of the same call (and call id, when the
+    /// outcome has one); with none, the outcome becomes a record of its own.
+    fn attach(
+        &mut self,
+        call_id: Option<u64>,
+        signature: &Signature,
+        outcome: Outcome,
+        history_size: usize,
+    ) {
+        let running = self.records.iter_mut().rev().find(|r| {
+            r.outcome.is_none()
+                && r.signature == *signature
+                && (call_id.is_none() || r.call_id == call_id)
+        });
+        match running {
+            Some(record) => record.outcome = Some(outcome),
+            None => self.push(
+                Record {
+                    signature: signature.clone(),
+                    call_id,
+                    outcome: Some(outcome),
+                },
+                history_size,
+            ),
+        }
+    }
+
+    /// Whether a warning of `count` is due: the first of each bucket of `bucket` counts per key.
+    fn warning_due(&mut self, key: &WarningKey, count: u32, bucket: u32) -> bool {
+        let bucket = count / bucket.max(1);
+        match self.warned.iter_mut().find(|(k, _)| k == key) {
+            Some((_, seen)) if bucket <= *seen => false,
+            Some((_, seen)) => {
+                *seen = bucket;
+                true
+            }
+            None if bucket == 0 => false,
+            None => {
+                self.warned.push((key.clone(), bucket));
+                let excess = self.warned.len().saturating_sub(MAX_WARNING_KEYS);
+                self.warned.drain(..excess);
+                true
+            }
+        }
+    }
+
+    /// The post-compaction guard: `Some(count)` when `window` calls after a compaction repeated
+    /// one call with one result.
+    fn after_compaction(
+        &mut self,
+        signature: &Signature,
+        hash: Option<Digest>,
+        window: u32,
+    ) -> Option<u32> {
+        let watch = self.compaction.as_mut()?;
+        watch.remaining = watch.remaining.saturating_sub(1);
+        watch.seen.push((signature.clone(), hash));
+        let same = watch
+            .seen
+            .iter()
+            .filter(|(s, h)| s == signature && *h == hash)
+            .count();
+        let same = u32::try_from(same).unwrap_or(u32::MAX);
+        if same >= window || watch.remaining == 0 {
+            self.compaction = None;
+        }
+        (same >= window).then_some(same)
+    }
+}
+
+/// The verdict for a finding, with `action` (a second refusal stops the run).
+fn verdict(
+    found: &Found,
+    action: Action,
+    tool: &str,
+    run_id: Option<&str>,
+    suffix: &str,
+) -> Verdict {
+    let message = format!(
+        "{}{suffix}",
+        messages::for_found(found, &normalise_tool(tool))
+    );
+    let refusal = matches!(action, Action::Block | Action::Stop).then(|| Refusal {
+        error: "tool_loop_detected",
+        mode: found.detector,
+        message: message.clone(),
+        observed: Observed {
+            tool: tool.to_owned(),
+            count: found.count,
+            threshold: found.threshold,
+            level: found.level,
+            partner_tool: match &found.detail {
+                detect::Detail::Partner(p) => Some(p.clone()),
+                _ => None,
+            },
+            retry_after_ms: None,
+            window_ms: None,
+        },
+    });
+    Verdict {
+        action,
+        level: found.level,
+        detector: Some(found.detector),
+        count: found.count,
+        threshold: Some(found.threshold),
+        tool: tool.to_owned(),
+        run_id: run_id.map(str::to_owned),
+        message: Some(message.clone()),
+        hint: (action == Action::Warn).then_some(message),
+        refusal,
+        would_be: None,
+    }
+}

@@ -1,0 +1,134 @@
+// tool-loop-guard/openclaw: the plugin driven through a recorder of the plugin API's `api.on`,
+// replaying the hook sequence OpenClaw's agent loop runs around each tool call
+// (before_tool_call, the tool unless blocked, after_tool_call; before_prompt_build per turn), and
+// fromOpenClawConfig on gateway configs with per-agent overrides. The openclaw package itself is
+// not installed (about 650 MB, Node >= 24.16): the hook shapes are those of its plugin SDK docs.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { LoopGuard } from "tool-loop-guard";
+import { fromOpenClawConfig, toolLoopGuardPlugin } from "tool-loop-guard/openclaw";
+import { CONFIG, expectedRun, STUCK_RESULT } from "./support.mjs";
+
+const ARGS = { job: "42" };
+
+/** A plugin API that records the handlers registered with `on`. */
+function recorderApi(config) {
+  const handlers = new Map();
+  return {
+    config,
+    on(hookName, handler) {
+      assert.ok(!handlers.has(hookName), `${hookName} registered once`);
+      handlers.set(hookName, handler);
+    },
+    handlers,
+  };
+}
+
+/** OpenClaw's order of hooks for `calls` tool calls of one session; returns what the model got. */
+async function session(api, { sessionKey, agentId, calls, resultOf }) {
+  const got = [];
+  let executed = 0;
+  for (let n = 1; n <= calls; n += 1) {
+    const ctx = { agentId, sessionKey, runId: `run-of-${sessionKey}`, toolName: "status", toolCallId: `${sessionKey}-${n}` };
+    const event = { toolName: "status", params: ARGS, runId: ctx.runId, toolCallId: ctx.toolCallId };
+    const decision = await api.handlers.get("before_tool_call")(event, ctx);
+    if (decision?.block === true) {
+      got.push({ blocked: decision.blockReason });
+      continue;
+    }
+    executed += 1;
+    const result = resultOf(executed);
+    await api.handlers.get("after_tool_call")({ ...event, result, durationMs: 1 }, ctx);
+    got.push({ result });
+  }
+  return { got, executed };
+}
+
+describe("tool-loop-guard/openclaw plugin", () => {
+  test("registers the tool and prompt hooks and refuses an endless repeat at the core's call", async () => {
+    const plan = expectedRun({ tool: "status", args: ARGS, resultOf: () => STUCK_RESULT });
+    const guard = new LoopGuard(CONFIG);
+    const api = recorderApi({});
+    toolLoopGuardPlugin(guard).register(api);
+    assert.deepEqual([...api.handlers.keys()].sort(), ["after_tool_call", "before_prompt_build", "before_tool_call"]);
+    const { got, executed } = await session(api, { sessionKey: "agent:main:s1", calls: plan.stopAt + 3, resultOf: () => STUCK_RESULT });
+    assert.equal(executed, plan.executed, "the tool ran only while the guard allowed it");
+    assert.deepEqual(JSON.parse(got[plan.firstBlock - 1].blocked), plan.verdicts[plan.firstBlock - 1].refusal);
+    assert.ok(got.slice(plan.firstBlock - 1).every((g) => g.blocked !== undefined), "a plugin cannot end the run: every later call is refused");
+    assert.equal(JSON.parse(got[plan.stopAt - 1].blocked).mode, plan.verdicts[plan.stopAt - 1].refusal.mode);
+    guard.free();
+  });
+
+  test("a warning's hint is appended to the next prompt once", async () => {
+    const plan = expectedRun({ tool: "status", args: ARGS, resultOf: () => STUCK_RESULT });
+    const hint = plan.verdicts[plan.firstWarn - 1].hint;
+    const guard = new LoopGuard(CONFIG);
+    const api = recorderApi({});
+    toolLoopGuardPlugin(guard).register(api);
+    const build = api.handlers.get("before_prompt_build");
+    assert.equal(build({ prompt: "p", messages: [] }, { sessionKey: "s" }), undefined, "nothing before a warning");
+    await session(api, { sessionKey: "s", calls: plan.firstWarn, resultOf: () => STUCK_RESULT });
+    assert.deepEqual(build({ prompt: "p", messages: [] }, { sessionKey: "s" }), { appendContext: hint });
+    assert.equal(build({ prompt: "p", messages: [] }, { sessionKey: "s" }), undefined, "delivered once");
+    guard.free();
+  });
+
+  test("changing results are never refused; two sessions interleaved stay independent", async () => {
+    const plan = expectedRun({ tool: "status", args: ARGS, resultOf: () => STUCK_RESULT });
+    const guard = new LoopGuard(CONFIG);
+    const api = recorderApi({});
+    toolLoopGuardPlugin(guard).register(api);
+    const progress = await session(api, { sessionKey: "p", calls: 25, resultOf: (n) => `${n} of 30 steps done` });
+    assert.equal(progress.executed, 25);
+    const [a, b] = await Promise.all(
+      ["a", "b"].map((sessionKey) => session(api, { sessionKey, calls: plan.stopAt, resultOf: () => STUCK_RESULT })),
+    );
+    assert.equal(a.executed, plan.executed);
+    assert.equal(b.executed, plan.executed);
+    guard.free();
+  });
+
+  test("with a guard factory, each agent gets a guard from its merged config", async () => {
+    const gateway = {
+      tools: { loopDetection: { preset: "strict", detectors: { pingPong: false } } },
+      agents: { list: [{ id: "lenient", tools: { loopDetection: { preset: "default" } } }] },
+    };
+    const made = [];
+    const api = recorderApi(gateway);
+    toolLoopGuardPlugin((agentId, config) => {
+      made.push(agentId);
+      return new LoopGuard(fromOpenClawConfig(config, agentId));
+    }).register(api);
+    const strict = await session(api, { sessionKey: "s1", agentId: "main", calls: 12, resultOf: () => STUCK_RESULT });
+    const lenient = await session(api, { sessionKey: "s2", agentId: "lenient", calls: 12, resultOf: () => STUCK_RESULT });
+    assert.deepEqual(made, ["main", "lenient"], "one guard per agent, made on first use");
+    const lenientPlan = expectedRun({ tool: "status", args: ARGS, resultOf: () => STUCK_RESULT, limit: 12, config: { preset: "default", detectors: { pingPong: false } } });
+    assert.equal(lenient.executed, lenientPlan.executed);
+    assert.ok(strict.executed < lenient.executed, "the agent's override took effect");
+  });
+});
+
+describe("fromOpenClawConfig", () => {
+  test("lays the agent's block over the global one as OpenClaw does", () => {
+    const gateway = {
+      tools: { loopDetection: { warningThreshold: 5, criticalThreshold: 8, globalCircuitBreakerThreshold: 30, detectors: { pingPong: false, cycle: true }, postCompactionGuard: { windowSize: 4 } } },
+      agents: { list: [{ id: "ops", tools: { loopDetection: { criticalThreshold: 12, detectors: { cycle: false } } } }, { id: "other" }] },
+    };
+    assert.deepEqual(fromOpenClawConfig(gateway, "ops"), {
+      warningThreshold: 5,
+      criticalThreshold: 12,
+      globalCircuitBreakerThreshold: 30,
+      detectors: { pingPong: false, cycle: false },
+      postCompactionGuard: { windowSize: 4 },
+    });
+    assert.deepEqual(fromOpenClawConfig(gateway, "other"), gateway.tools.loopDetection);
+    assert.deepEqual(fromOpenClawConfig(gateway), gateway.tools.loopDetection);
+    assert.deepEqual(fromOpenClawConfig({ agents: { list: [{ id: "x", tools: { loopDetection: { enabled: false } } }] } }, "x"), { enabled: false });
+    assert.deepEqual(fromOpenClawConfig({}), {});
+    for (const agentId of ["ops", "other", undefined]) new LoopGuard(fromOpenClawConfig(gateway, agentId)).free();
+  });
+
+  test("a key the guard does not know is named by the guard, not dropped", () => {
+    assert.throws(() => new LoopGuard(fromOpenClawConfig({ tools: { loopDetection: { noSuchKey: 1 } } })), (error) => error.code === "invalid_config" && /noSuchKey/.test(error.message + error.field));
+  });
+});
