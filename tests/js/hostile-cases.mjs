@@ -152,7 +152,7 @@ export function nonRetentionScan(api, memory) {
     outcomeOf(api, () => guard.check({ ...CALL, [marker]: 1 }));
   }
   const found = [];
-  const places = [["memory", () => new Uint8Array(memory().buffer)], ["snapshot", () => guard.exportRun("r")], ["stats", () => new TextEncoder().encode(JSON.stringify(guard.stats()))]];
+  const places = [["memory", () => new Uint8Array(memory().buffer)], ["snapshot", () => guard.exportRun("r")], ["stats", () => new TextEncoder().encode(JSON.stringify(guard.stats()))], ["metrics", () => new TextEncoder().encode(guard.metrics())]];
   for (const [place, bytes] of places) {
     const haystack = bytes();
     forms.forEach((form, i) => {

@@ -2,10 +2,11 @@
 // details carry a unique marker (1 KB and 2 MB, ASCII and non-ASCII around it) are checked and
 // recorded, including ones that fail mid-record (BigInt beside the marker, a cyclic object, a
 // throwing toJSON or getter, an unknown key); then the module's whole WebAssembly.Memory, every
-// snapshot, stats() and the verdicts are searched for the marker's token as UTF-8, UTF-16LE and
-// base64 (at each of the three alignments). Tool names and run ids are identifiers the guard keeps
-// while their run is live (verdict texts name tools; a snapshot restores both): they must be gone
-// from memory once the run ends.
+// snapshot, stats(), metrics() and the verdicts are searched for the marker's token as UTF-8,
+// UTF-16LE and base64 (at each of the three alignments). Tool names and run ids are identifiers the guard keeps:
+// run ids while their run is live (a snapshot restores them), tool names also in the per-tool call
+// counters of metrics() (verdict texts name tools): both must be gone from memory once the run
+// ended and the guard was freed.
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { test } from "node:test";
@@ -72,6 +73,7 @@ function assertNoMarker(token, guard, runs) {
   assertAbsent(token, "wasm memory", wasmBytes());
   for (const run of runs) assertAbsent(token, `the snapshot of ${run ?? "the default run"}`, guard.exportRun(run));
   assertAbsent(token, "stats()", Buffer.from(JSON.stringify(guard.stats())));
+  assertAbsent(token, "metrics()", Buffer.from(guard.metrics()));
 }
 
 /** Every way a marker enters through check/record, for one marker text. */
@@ -128,7 +130,7 @@ function feed(guard, marker, token, verdicts) {
 }
 
 for (const [label, size] of [["1 KB", KB], ["2 MB", 2 * MB]]) {
-  test(`${label} markers in args, results, errors and details: nowhere in wasm memory, snapshots or stats`, () => {
+  test(`${label} markers in args, results, errors and details: nowhere in wasm memory, snapshots, stats or metrics`, () => {
     const token = newToken();
     const marker = markerText(token, size);
     const guard = new LoopGuard({ preset: "strict" });
@@ -151,31 +153,32 @@ for (const [label, size] of [["1 KB", KB], ["2 MB", 2 * MB]]) {
   });
 }
 
-test("tool names and run ids are kept while the run is live, and gone from memory once it ends", () => {
-  const token = newToken();
+test("run ids are kept while their run is live; tool names until free() (per-tool metrics)", () => {
+  const runToken = newToken();
+  const toolToken = newToken();
   const guard = new LoopGuard({ preset: "strict" });
-  try {
-    const run = `run ${token}`;
-    const tool = `tool_${token}`;
-    const long = `tool_${markerText(token, 300)}`;
-    for (let i = 0; i < 3; i++) {
-      for (const name of [tool, long]) {
-        guard.check({ runId: run, tool: name, args: { i } });
-        guard.record({ runId: run, tool: name, args: { i }, result: "same" });
-      }
+  const run = `run ${runToken}`;
+  const tool = `tool_${toolToken}`;
+  const long = `tool_${markerText(toolToken, 300)}`;
+  for (let i = 0; i < 3; i++) {
+    for (const name of [tool, long]) {
+      guard.check({ runId: run, tool: name, args: { i } });
+      guard.record({ runId: run, tool: name, args: { i }, result: "same" });
     }
-    assert.notDeepEqual(hits(guard.exportRun(run), token), [], "a live run's snapshot restores its tool names");
-    const snapshot = guard.exportRun(run);
-    guard.endRun(run);
-    assertAbsent(token, "wasm memory after endRun", wasmBytes());
-    // Importing a snapshot brings the names back for that run only; ending it clears them again.
-    guard.importRun(snapshot);
-    guard.check({ runId: run, tool, args: { i: 9 } });
-    guard.endRun(run);
-    assertAbsent(token, "wasm memory after the imported run ended", wasmBytes());
-  } finally {
-    guard.free();
   }
+  const snapshot = guard.exportRun(run);
+  assert.notDeepEqual(hits(snapshot, runToken), [], "a live run's snapshot restores its id");
+  assert.notDeepEqual(hits(snapshot, toolToken), [], "a live run's snapshot restores its tool names");
+  assert.ok(guard.metrics().includes(toolToken), "the per-tool call counters name the tool");
+  guard.endRun(run);
+  assertAbsent(runToken, "wasm memory after endRun", wasmBytes());
+  // Importing a snapshot brings the run back; ending it clears its id again.
+  guard.importRun(snapshot);
+  guard.check({ runId: run, tool, args: { i: 9 } });
+  guard.endRun(run);
+  assertAbsent(runToken, "wasm memory after the imported run ended", wasmBytes());
+  guard.free();
+  assertAbsent(toolToken, "wasm memory after free()", wasmBytes());
 });
 
 test("a guard freed with live runs leaves no tool name or run id behind", () => {
