@@ -1,6 +1,7 @@
-//! The outcome digester: any JSON value as a tool's result or error, through `digest_outcome` and
-//! through a guard's record (its own JSON reader, exec and plain tools). Never a panic, and the
-//! digest does not depend on object key order (the value is digested as parsed and re-serialised).
+//! The outcome digester: any JSON value as a tool's result or error, through `digest_outcome`
+//! (plain, exec and delivering-call profiles) and through a guard's record (its own JSON reader,
+//! exec and plain tools). Never a panic, and a record's outcome fingerprint does not depend on what
+//! the guard has seen.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -13,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    for exec_like in [false, true] {
+    for (exec_like, send) in [(false, false), (true, false), (false, true)] {
         for (result, error) in [(Some(&value), None), (None, Some(&value))] {
             let parts = OutcomeParts {
                 tool: "exec",
@@ -21,6 +22,7 @@ fuzz_target!(|data: &[u8]| {
                 result,
                 error,
                 side_text: Some(data),
+                send,
             };
             let _ = digest_outcome(&parts, &KeepAll);
         }
