@@ -793,6 +793,14 @@ mod tests {
         assert_eq!(run.records.capacity(), 30 + SPARE_SLOTS);
     }
 
+    /// The record at `index` of the window (a copy: the tests read its fields); where there is
+    /// none, a pending record, which no assertion below accepts.
+    fn record(run: &Run, index: usize) -> CallRecord {
+        run.records().get(index).cloned().unwrap_or_else(|| {
+            CallRecord::pending(MAX_TOOLS as u16 - 1, [0; 8], ToolKind::Read, 0.0, 0, None)
+        })
+    }
+
     /// Pushes and settles one completed call; returns its index.
     fn complete(run: &mut Run, tool: u16, args: u8, outcome: u8, kind: ToolKind) -> usize {
         let index = run.push(CallRecord::pending(tool, [args; 8], kind, 0.0, 0, None), 30);
@@ -815,7 +823,7 @@ mod tests {
         let first = read(&mut run);
         let second = read(&mut run);
         let quiet = |run: &Run, i: usize| {
-            let r = &run.records()[i];
+            let r = record(run, i);
             (r.same_outcome_run(), r.no_progress(), r.is_novel())
         };
         assert_eq!(quiet(&run, first), (1, 1, true));
@@ -823,7 +831,7 @@ mod tests {
         // An edit whose answer is new: a change. The identical read after it starts afresh,
         // though its outcome streak goes on.
         let edit = complete(&mut run, 1, 2, 9, ToolKind::Mutate);
-        assert!(run.records()[edit].changed_state());
+        assert!(record(&run, edit).changed_state());
         let third = read(&mut run);
         assert_eq!(quiet(&run, third), (3, 1, false));
         // The same edit again with the same answer is not new: no change, the streak grows.
@@ -850,10 +858,10 @@ mod tests {
             },
         );
         let poll = complete(&mut run, 2, 5, 6, ToolKind::Poll);
-        assert!(run.records()[failed].is_novel() && !run.records()[failed].changed_state());
-        assert!(run.records()[poll].is_novel() && !run.records()[poll].changed_state());
+        assert!(record(&run, failed).is_novel() && !record(&run, failed).changed_state());
+        assert!(record(&run, poll).is_novel() && !record(&run, poll).changed_state());
         let again = complete(&mut run, 0, 1, 7, ToolKind::Read);
-        assert_eq!(run.records()[again].no_progress(), 2);
+        assert_eq!(record(&run, again).no_progress(), 2);
     }
 
     #[test]
@@ -879,7 +887,7 @@ mod tests {
         run.settle(vetoed, RecordState::Vetoed);
         assert_eq!(run.stale_calls, 2);
         assert_eq!(
-            run.records()[vetoed].no_progress(),
+            record(&run, vetoed).no_progress(),
             3,
             "the refusal continues its streak"
         );
