@@ -121,17 +121,15 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
 
 /// Decodes a snapshot into (run id, run), checking magic, version, checksum and every value.
 pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
-    let body_len = bytes
-        .len()
-        .checked_sub(32)
+    let (body, checksum) = bytes
+        .split_last_chunk::<32>()
         .ok_or_else(|| corrupt("it is shorter than its checksum"))?;
-    let (body, checksum) = bytes.split_at(body_len);
     if !body.starts_with(MAGIC) {
         return Err(corrupt(
             "it does not start with the tool-loop-guard snapshot marker",
         ));
     }
-    if sha256(body).as_slice() != checksum {
+    if sha256(body) != *checksum {
         return Err(corrupt(
             "its checksum does not match (the bytes were changed or cut)",
         ));

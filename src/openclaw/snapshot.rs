@@ -121,12 +121,8 @@ pub fn encode(run_id: Option<&str>, run: &RunState) -> Vec<u8> {
 
 /// Decodes a snapshot from `encode`: the run's id and state.
 pub fn decode(bytes: &[u8]) -> Result<(Option<String>, RunState), GuardError> {
-    let body_len = bytes
-        .len()
-        .checked_sub(32)
-        .ok_or_else(|| corrupt("it is truncated"))?;
     let (body, checksum) = bytes
-        .split_at_checked(body_len)
+        .split_last_chunk::<32>()
         .ok_or_else(|| corrupt("it is truncated"))?;
     let mut r = Reader::new(body, corrupt);
     if r.take(4)? != MAGIC {
@@ -135,7 +131,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, RunState), GuardError> {
     if r.u8()? != VERSION {
         return Err(corrupt("unknown version"));
     }
-    if sha256(body).as_slice() != checksum {
+    if sha256(body) != *checksum {
         return Err(corrupt("checksum mismatch"));
     }
     let run_id = r.opt(Reader::str)?;
