@@ -99,7 +99,7 @@ class PieceWriter {
   }
 
   /** Clears what was written (raw content must not stay behind) and says NOT_ORDINARY. */
-  abandon(): number {
+  abandon(): typeof NOT_ORDINARY {
     this.view.fill(0, 0, this.pos);
     this.view = EMPTY;
     return NOT_ORDINARY;
@@ -136,8 +136,28 @@ function optionalText(value: unknown): string | null | false {
   return typeof value === "string" ? value : false;
 }
 
+/**
+ * Runs `write`, which reads the record and writes its pieces; a getter, `toJSON` or Proxy trap of
+ * the record that throws makes the record not ordinary (the JSON way then names the error), and
+ * what was written is cleared.
+ */
+function written<T>(write: () => T | typeof NOT_ORDINARY): T | typeof NOT_ORDINARY {
+  try {
+    return write();
+  } catch {
+    return writer.abandon();
+  }
+}
+
 /** `checkFields` of an ordinary call: the core's status, or NOT_ORDINARY. */
 export function sendCall(raw: RawGuard, input: InputView, call: unknown, nowMs: number): number {
+  const fields = written(() => writeCall(input, call));
+  if (fields === NOT_ORDINARY) return NOT_ORDINARY;
+  return raw.checkFields(fields[0], fields[1], fields[2], fields[3], fields[4], nowMs);
+}
+
+/** Writes an ordinary call's pieces: the lengths and time for `checkFields`, or NOT_ORDINARY. */
+function writeCall(input: InputView, call: unknown): number[] | typeof NOT_ORDINARY {
   if (!isPlainObject(call) || !hasRecordKeys(call, false)) return NOT_ORDINARY;
   const { runId, tool, callId, args, at } = call;
   const run = optionalText(runId);
@@ -154,7 +174,7 @@ export function sendCall(raw: RawGuard, input: InputView, call: unknown, nowMs: 
   const argsLength = writer.text(argsJson);
   if (runLength === NOT_WELL_FORMED || toolLength === NOT_WELL_FORMED || idLength === NOT_WELL_FORMED) return writer.abandon();
   writer.view = EMPTY;
-  return raw.checkFields(runLength, toolLength, idLength, argsLength, typeof at === "number" ? at : NaN, nowMs);
+  return [runLength, toolLength, idLength, argsLength, typeof at === "number" ? at : NaN];
 }
 
 /** Result modes of `recordFields`. */
@@ -169,6 +189,13 @@ const HEX_DIGEST = 1;
 
 /** `recordFields` of an ordinary outcome: the core's status, or NOT_ORDINARY. */
 export function sendOutcome(raw: RawGuard, input: InputView, outcome: unknown, nowMs: number, largeTexts: LargeTexts | undefined): number {
+  const f = written(() => writeOutcome(input, outcome, largeTexts));
+  if (f === NOT_ORDINARY) return NOT_ORDINARY;
+  return raw.recordFields(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], nowMs);
+}
+
+/** Writes an ordinary outcome's pieces: the lengths, flags and time for `recordFields`, or NOT_ORDINARY. */
+function writeOutcome(input: InputView, outcome: unknown, largeTexts: LargeTexts | undefined): number[] | typeof NOT_ORDINARY {
   if (!isPlainObject(outcome) || !hasRecordKeys(outcome, true)) return NOT_ORDINARY;
   const { runId, tool, callId, args, at, result, error } = outcome;
   const run = optionalText(runId);
@@ -224,5 +251,5 @@ export function sendOutcome(raw: RawGuard, input: InputView, outcome: unknown, n
   const textsLength = writer.pos - textsStart;
   if (!wellFormedTexts || runLength === NOT_WELL_FORMED || toolLength === NOT_WELL_FORMED || idLength === NOT_WELL_FORMED) return writer.abandon();
   writer.view = EMPTY;
-  return raw.recordFields(runLength, toolLength, idLength, argsLength, mode, detailsLength, isError, textsLength, typeof at === "number" ? at : NaN, nowMs);
+  return [runLength, toolLength, idLength, argsLength, mode, detailsLength, isError, textsLength, typeof at === "number" ? at : NaN];
 }

@@ -264,19 +264,36 @@ export class LoopGuardCore {
   }
 
   #verdict(op: Op, record: ToolCall | ToolOutcome): Verdict {
-    const at = (record as { at?: unknown } | null)?.at;
+    const at = fromRecord(() => (record as { at?: unknown } | null)?.at);
     const nowMs = typeof at === "number" ? at : Date.now();
     let json: string | undefined;
     let status = this.#call(() => this.#sendFields(op, record, nowMs));
     if (status === NOT_ORDINARY || status === SEND_JSON) {
       let side: string | undefined;
-      [json, side] = op === "check" ? [encodeRecord(record), undefined] : encodeForCore(record, this.#runtime.largeTexts);
+      [json, side] = fromRecord(() => (op === "check" ? [encodeRecord(record), undefined] : encodeForCore(record, this.#runtime.largeTexts)));
       status = this.#call(() => this.#send(op, json as string, side, nowMs));
     }
     const verdict =
-      status === undefined ? internalVerdict(record) : status === 0 ? allowVerdict(record, json) : (JSON.parse(this.#live().verdict()) as Verdict);
+      status === undefined
+        ? fromRecord(() => internalVerdict(record))
+        : status === 0
+          ? fromRecord(() => allowVerdict(record, json))
+          : (JSON.parse(this.#live().verdict()) as Verdict);
     if (verdict.detector !== null && this.#onVerdict !== undefined) this.#onVerdict(verdict, op);
     return verdict;
+  }
+}
+
+/**
+ * Runs `read` over a host record: an exception the record itself throws (a getter, `toJSON` or a
+ * Proxy trap) becomes LoopGuardError `invalid_record`, never a wasm failure.
+ */
+function fromRecord<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof LoopGuardError) throw error;
+    throw new LoopGuardError("invalid_record", `the record cannot be read: ${describe(error)}`, null, error);
   }
 }
 

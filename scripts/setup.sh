@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WASM_BINDGEN_VERSION=0.2.129
-WASM_PACK_VERSION=0.15.1
+CARGO_FUZZ_VERSION=0.13.2
 
 log() { printf '[setup] %s\n' "$*"; }
 
@@ -23,7 +23,14 @@ cargo_tool() { # name binary wanted-version
   fi
 }
 cargo_tool wasm-bindgen-cli wasm-bindgen "$WASM_BINDGEN_VERSION"
-cargo_tool wasm-pack wasm-pack "$WASM_PACK_VERSION"
+# The fuzz targets (fuzz/, scripts/fuzz-smoke.sh) build with cargo-fuzz on the nightly toolchain.
+if ! rustup toolchain list | grep -q '^nightly'; then
+  log "installing the nightly toolchain (fuzzing)"
+  rustup toolchain install nightly --profile minimal
+fi
+cargo_tool cargo-fuzz cargo-fuzz "$CARGO_FUZZ_VERSION"
+# No wasm-pack: scripts/build.mjs runs cargo, wasm-bindgen and wasm-opt itself, because wasm-pack
+# cannot pass --experimental-reset-state-function to wasm-bindgen (see the head of build.mjs).
 
 if [[ ! -x /usr/bin/chromium ]]; then
   log "installing Debian chromium (browser tests)"
@@ -53,6 +60,9 @@ npm_ci() { # directory, what
 npm_ci . "npm dev dependencies"
 # Node 22 lives in its own package: its `node` bin must not shadow Node 20 in npm scripts.
 npm_ci tests/js/node22 "Node 22 for the runtime tests"
+# Node 24 and 26 likewise (the supported lines: pkg-template/package.json `engines`).
+npm_ci tests/js/node24 "Node 24 for the runtime tests"
+npm_ci tests/js/node26 "Node 26 for the runtime tests"
 # The Redis client of examples/node-gateway, pinned in the example's own package.
 npm_ci examples/node-gateway "the Node gateway example's Redis client"
 # The agent frameworks the adapters are tested against (AI SDK 5/6/7, OpenAI Agents, LangChain,

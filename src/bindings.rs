@@ -8,8 +8,9 @@
 //! host with `TextEncoder.encodeInto` straight into the guard's reusable input buffer (`reserve`
 //! hands out its address in `wasmMemory()`), which skips wasm-bindgen's per-character copy loop.
 //!
-//! Fingerprints only: the record text and any side text are raw content, so their buffers are
-//! zeroed after use.
+//! Fingerprints only: the record text and any side text are raw content. The reusable input buffer
+//! is zeroed after every call; every freed heap block (the strings wasm-bindgen copies in, and any
+//! copy the core makes) is zeroed by the allocator (`zeroing_alloc`).
 
 use crate::error::GuardError;
 use crate::verdict::{Answer, Verdict};
@@ -36,13 +37,6 @@ fn to_js_error(error: GuardError) -> JsValue {
     );
     let _ = js_sys::Reflect::set(&js, &JsValue::from_str("field"), &field);
     js.into()
-}
-
-/// Zeroes a buffer of raw content before it is freed.
-fn clear(text: String) {
-    let mut bytes = text.into_bytes();
-    bytes.fill(0);
-    std::hint::black_box(&mut bytes);
 }
 
 /// `recordFields` args length: the outcome has arguments, not passed (see `Guard::record_fields`).
@@ -102,7 +96,6 @@ impl WasmGuard {
     /// 0: allow (plain); 1: the verdict is in `verdict()`.
     pub fn check(&mut self, call_json: String, now_ms: f64) -> Result<u32, JsValue> {
         let verdict = self.inner.check(&call_json, now_ms);
-        clear(call_json);
         self.status(verdict)
     }
 
@@ -118,10 +111,6 @@ impl WasmGuard {
             side_text.as_ref().map(String::as_bytes),
             now_ms,
         );
-        clear(outcome_json);
-        if let Some(text) = side_text {
-            clear(text);
-        }
         self.status(verdict)
     }
 
@@ -238,10 +227,6 @@ impl WasmGuard {
         let found = self
             .inner
             .fingerprint(&record_json, side_text.as_ref().map(String::as_bytes));
-        clear(record_json);
-        if let Some(text) = side_text {
-            clear(text);
-        }
         let found = found.map_err(to_js_error)?;
         let mut json = String::from("{\"args\":\"");
         push_hex(&mut json, &found.args);

@@ -44,9 +44,11 @@ impl HashSink {
         self.len = 0;
     }
 
-    pub fn finish(mut self) -> Digest {
+    /// The digest; the sink's buffer and the hasher's own block buffer are zeroed in place (by
+    /// reference, so no moved copy of them is left behind on the stack).
+    pub fn finish(&mut self) -> Digest {
         self.flush_and_clear();
-        self.hasher.finalize_reset().into()
+        finish_and_wipe(&mut self.hasher)
     }
 
     /// Hashes what is buffered, then zeroes every buffer byte that was ever written.
@@ -118,7 +120,19 @@ impl KeyFilter for KeepAll {
 
 /// SHA-256 of raw bytes.
 pub fn sha256(bytes: &[u8]) -> Digest {
-    Sha256::digest(bytes).into()
+    let mut hasher = Sha256::new();
+    hasher.update(bytes);
+    finish_and_wipe(&mut hasher)
+}
+
+/// The hasher's digest, then its block buffer overwritten: finalising only rewinds the buffer, and
+/// the last partial block (up to 63 bytes of the hashed text) would otherwise stay in memory.
+fn finish_and_wipe(hasher: &mut Sha256) -> Digest {
+    let digest = hasher.finalize_reset().into();
+    // After the reset the buffer is empty; 63 bytes fill it without completing a block.
+    hasher.update([0u8; 63]);
+    std::hint::black_box(hasher);
+    digest
 }
 
 /// The canonical form of `value` as a string (tests and diagnostics).

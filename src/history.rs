@@ -793,6 +793,108 @@ mod tests {
         assert_eq!(run.records.capacity(), 30 + SPARE_SLOTS);
     }
 
+    /// The record at `index` of the window (a copy: the tests read its fields); where there is
+    /// none, a pending record, which no assertion below accepts.
+    fn record(run: &Run, index: usize) -> CallRecord {
+        run.records().get(index).cloned().unwrap_or_else(|| {
+            CallRecord::pending(MAX_TOOLS as u16 - 1, [0; 8], ToolKind::Read, 0.0, 0, None)
+        })
+    }
+
+    /// Pushes and settles one completed call; returns its index.
+    fn complete(run: &mut Run, tool: u16, args: u8, outcome: u8, kind: ToolKind) -> usize {
+        let index = run.push(CallRecord::pending(tool, [args; 8], kind, 0.0, 0, None), 30);
+        run.settle(
+            index,
+            RecordState::Completed {
+                outcome: [outcome; 8],
+                is_error: false,
+                missing_tool: false,
+                blank: false,
+            },
+        );
+        index
+    }
+
+    #[test]
+    fn a_new_result_of_another_call_restarts_the_quiet_streak() {
+        let mut run = Run::default();
+        let read = |run: &mut Run| complete(run, 0, 1, 7, ToolKind::Read);
+        let first = read(&mut run);
+        let second = read(&mut run);
+        let quiet = |run: &Run, i: usize| {
+            let r = record(run, i);
+            (r.same_outcome_run(), r.no_progress(), r.is_novel())
+        };
+        assert_eq!(quiet(&run, first), (1, 1, true));
+        assert_eq!(quiet(&run, second), (2, 2, false));
+        // An edit whose answer is new: a change. The identical read after it starts afresh,
+        // though its outcome streak goes on.
+        let edit = complete(&mut run, 1, 2, 9, ToolKind::Mutate);
+        assert!(record(&run, edit).changed_state());
+        let third = read(&mut run);
+        assert_eq!(quiet(&run, third), (3, 1, false));
+        // The same edit again with the same answer is not new: no change, the streak grows.
+        complete(&mut run, 1, 2, 9, ToolKind::Mutate);
+        let fourth = read(&mut run);
+        assert_eq!(quiet(&run, fourth), (4, 2, false));
+    }
+
+    #[test]
+    fn errors_and_polls_change_nothing() {
+        let mut run = Run::default();
+        complete(&mut run, 0, 1, 7, ToolKind::Read);
+        let failed = run.push(
+            CallRecord::pending(1, [3; 8], ToolKind::Read, 0.0, 0, None),
+            30,
+        );
+        run.settle(
+            failed,
+            RecordState::Completed {
+                outcome: [4; 8],
+                is_error: true,
+                missing_tool: false,
+                blank: false,
+            },
+        );
+        let poll = complete(&mut run, 2, 5, 6, ToolKind::Poll);
+        assert!(record(&run, failed).is_novel() && !record(&run, failed).changed_state());
+        assert!(record(&run, poll).is_novel() && !record(&run, poll).changed_state());
+        let again = complete(&mut run, 0, 1, 7, ToolKind::Read);
+        assert_eq!(record(&run, again).no_progress(), 2);
+    }
+
+    #[test]
+    fn stale_calls_count_what_brought_nothing_new() {
+        let mut run = Run::default();
+        complete(&mut run, 0, 1, 7, ToolKind::Read);
+        complete(&mut run, 1, 2, 8, ToolKind::Read);
+        assert_eq!(run.stale_calls, 0, "both were new");
+        complete(&mut run, 0, 1, 7, ToolKind::Read);
+        complete(&mut run, 1, 2, 8, ToolKind::Read);
+        complete(&mut run, 2, 3, 9, ToolKind::Poll);
+        assert_eq!(run.stale_calls, 0, "a new poll result resets it too");
+        complete(&mut run, 0, 1, 7, ToolKind::Read);
+        complete(&mut run, 2, 3, 9, ToolKind::Poll);
+        assert_eq!(
+            run.stale_calls, 1,
+            "an unchanged poll neither counts nor resets"
+        );
+        let vetoed = run.push(
+            CallRecord::pending(1, [2; 8], ToolKind::Read, 0.0, 0, None),
+            30,
+        );
+        run.settle(vetoed, RecordState::Vetoed);
+        assert_eq!(run.stale_calls, 2);
+        assert_eq!(
+            record(&run, vetoed).no_progress(),
+            3,
+            "the refusal continues its streak"
+        );
+        run.mark_progress();
+        assert_eq!(run.stale_calls, 0);
+    }
+
     #[test]
     fn missing_tool_reports_are_counted_while_in_the_window() {
         let mut run = Run::default();

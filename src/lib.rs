@@ -40,6 +40,8 @@ mod volatile_table;
 
 #[cfg(target_arch = "wasm32")]
 mod bindings;
+#[cfg(target_arch = "wasm32")]
+mod zeroing_alloc;
 
 pub use config::Config;
 pub use error::{ErrorCode, GuardError};

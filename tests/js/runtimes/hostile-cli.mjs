@@ -1,0 +1,20 @@
+// Runs the portable bad-input cases and the non-retention scan (../hostile-cases.mjs) through a
+// package specifier inside whatever runtime executes this file (Deno, Bun, Node) and prints one
+// JSON line: {runtime, cases, retained}. The wasm memory is read through the package's own
+// instance.js, found next to the entry the specifier resolved to (one module instance).
+// Usage: <runtime> hostile-cli.mjs [specifier]
+import process from "node:process";
+import { hostileCases, nonRetentionScan } from "../hostile-cases.mjs";
+
+const [specifier = "tool-loop-guard"] = process.argv.slice(2);
+const api = await import(specifier);
+const { currentRuntime } = await import(new URL("./instance.js", import.meta.resolve(specifier)).href);
+const runtime =
+  typeof globalThis.Deno !== "undefined"
+    ? `deno ${globalThis.Deno.version.deno}`
+    : typeof globalThis.Bun !== "undefined"
+      ? `bun ${globalThis.Bun.version}`
+      : `node ${process.versions.node}`;
+const cases = hostileCases(api);
+const retained = nonRetentionScan(api, () => currentRuntime().memory);
+console.log(JSON.stringify({ runtime, cases, retained }));
