@@ -31,6 +31,7 @@ pub mod outcome;
 mod outcome_fields;
 mod runs;
 mod snapshot;
+mod snapshot_bytes;
 pub mod stats;
 mod tool_table;
 mod tools;

@@ -15,6 +15,7 @@ use crate::history::{
     detector_code, detector_from_code, kind_code, kind_from_code, CallRecord, CompactionWatch,
     Fingerprint, RecordState, Run, MAX_TOOLS,
 };
+use crate::snapshot_bytes::{Reader, Writer};
 use crate::tool_table::ToolTable;
 use std::collections::VecDeque;
 
@@ -36,12 +37,10 @@ const FLAG_ERROR: u8 = 1;
 const FLAG_MISSING_TOOL: u8 = 2;
 const FLAG_NOVEL: u8 = 4;
 const FLAG_BLANK: u8 = 8;
-/// Upper bounds that keep a corrupt or hostile snapshot from allocating without limit.
-const MAX_ITEMS: u32 = 1_000_000;
 
 /// Encodes `run` (with its id; `None` for the default run).
 pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
-    let mut w = Writer(Vec::with_capacity(64 + run.records().len() * 64));
+    let mut w = Writer::with_capacity(64 + run.records().len() * 64);
     w.bytes(MAGIC);
     w.u8(VERSION);
     match run_id {
@@ -117,37 +116,32 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
         w.u32(r.same_outcome_run());
         w.u32(r.no_progress());
     }
-    let checksum = sha256(&w.0);
-    w.bytes(&checksum);
-    w.0
+    w.sealed()
 }
 
 /// Decodes a snapshot into (run id, run), checking magic, version, checksum and every value.
 pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
-    let body_len = bytes
-        .len()
-        .checked_sub(32)
+    let (body, checksum) = bytes
+        .split_last_chunk::<32>()
         .ok_or_else(|| corrupt("it is shorter than its checksum"))?;
-    let (body, checksum) = bytes.split_at(body_len);
     if !body.starts_with(MAGIC) {
         return Err(corrupt(
             "it does not start with the tool-loop-guard snapshot marker",
         ));
     }
-    if sha256(body).as_slice() != checksum {
+    if sha256(body) != *checksum {
         return Err(corrupt(
             "its checksum does not match (the bytes were changed or cut)",
         ));
     }
-    let mut r = Reader {
-        bytes: body,
-        pos: MAGIC.len(),
-        fingerprint_len: 8,
-    };
+    let mut r = Reader::new(body, corrupt);
+    r.take(MAGIC.len())?;
+    // Bytes of a stored fingerprint (16 in version 2, whose first 8 are kept).
+    let mut fingerprint_len = 8;
     let version = r.u8()?;
     match version {
         VERSION | VERSION_64_BIT => {}
-        VERSION_128_BIT => r.fingerprint_len = 16,
+        VERSION_128_BIT => fingerprint_len = 16,
         version => {
             return Err(corrupt(&format!(
                 "its format version is {version}; this build reads versions \
@@ -191,7 +185,11 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
             let identical = r.u32()?;
             let first = match r.u8()? {
                 0 => None,
-                1 => Some((r.str()?, r.fingerprint()?, r.fingerprint()?)),
+                1 => Some((
+                    r.str()?,
+                    fingerprint(&mut r, fingerprint_len)?,
+                    fingerprint(&mut r, fingerprint_len)?,
+                )),
                 _ => return Err(corrupt("its compaction watch is invalid")),
             };
             Some(Box::new(CompactionWatch {
@@ -211,7 +209,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         if usize::from(tool) >= run.tools.len() {
             return Err(corrupt("a record names a tool outside its tool table"));
         }
-        let args = r.fingerprint()?;
+        let args = fingerprint(&mut r, fingerprint_len)?;
         let kind =
             kind_from_code(r.u8()?).ok_or_else(|| corrupt("a record's tool kind is invalid"))?;
         let at = r.f64()?;
@@ -227,7 +225,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
                 record
             }
             2 => {
-                let outcome = r.fingerprint()?;
+                let outcome = fingerprint(&mut r, fingerprint_len)?;
                 let flags = r.u8()?;
                 let mut record = CallRecord::pending(tool, args, kind, at, 0, None);
                 if flags & !(FLAG_ERROR | FLAG_MISSING_TOOL | FLAG_NOVEL | FLAG_BLANK) != 0 {
@@ -255,7 +253,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         record.set_counters(same_outcome_run, r.u32()?);
         run.restore(record);
     }
-    if r.pos != body.len() {
+    if !r.at_end() {
         return Err(corrupt("it has trailing bytes"));
     }
     Ok((run_id, run))
@@ -269,93 +267,10 @@ fn corrupt(why: &str) -> GuardError {
     )
 }
 
-struct Writer(Vec<u8>);
-
-impl Writer {
-    fn bytes(&mut self, b: &[u8]) {
-        self.0.extend_from_slice(b);
-    }
-    fn u8(&mut self, v: u8) {
-        self.0.push(v);
-    }
-    fn u16(&mut self, v: u16) {
-        self.bytes(&v.to_le_bytes());
-    }
-    fn u32(&mut self, v: u32) {
-        self.bytes(&v.to_le_bytes());
-    }
-    fn u64(&mut self, v: u64) {
-        self.bytes(&v.to_le_bytes());
-    }
-    fn f64(&mut self, v: f64) {
-        self.bytes(&v.to_le_bytes());
-    }
-    fn len(&mut self, n: usize) {
-        self.u32(u32::try_from(n).unwrap_or(u32::MAX));
-    }
-    fn str(&mut self, s: &str) {
-        self.len(s.len());
-        self.bytes(s.as_bytes());
-    }
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-    /// Bytes of a stored fingerprint (16 in version 2, whose first 8 are kept).
-    fingerprint_len: usize,
-}
-
-impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], GuardError> {
-        let end = self
-            .pos
-            .checked_add(n)
-            .ok_or_else(|| corrupt("it is truncated"))?;
-        let slice = self
-            .bytes
-            .get(self.pos..end)
-            .ok_or_else(|| corrupt("it is truncated"))?;
-        self.pos = end;
-        Ok(slice)
-    }
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], GuardError> {
-        self.take(N)?
-            .try_into()
-            .map_err(|_| corrupt("it is truncated"))
-    }
-    fn u8(&mut self) -> Result<u8, GuardError> {
-        let [byte] = self.array::<1>()?;
-        Ok(byte)
-    }
-    fn u16(&mut self) -> Result<u16, GuardError> {
-        Ok(u16::from_le_bytes(self.array()?))
-    }
-    fn u32(&mut self) -> Result<u32, GuardError> {
-        Ok(u32::from_le_bytes(self.array()?))
-    }
-    fn u64(&mut self) -> Result<u64, GuardError> {
-        Ok(u64::from_le_bytes(self.array()?))
-    }
-    fn f64(&mut self) -> Result<f64, GuardError> {
-        Ok(f64::from_le_bytes(self.array()?))
-    }
-    fn fingerprint(&mut self) -> Result<Fingerprint, GuardError> {
-        self.take(self.fingerprint_len)?
-            .first_chunk()
-            .copied()
-            .ok_or_else(|| corrupt("it is truncated"))
-    }
-    fn len(&mut self) -> Result<u32, GuardError> {
-        let n = self.u32()?;
-        if n > MAX_ITEMS {
-            return Err(corrupt("a length is implausibly large"));
-        }
-        Ok(n)
-    }
-    fn str(&mut self) -> Result<String, GuardError> {
-        let n = self.len()? as usize;
-        let bytes = self.take(n)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| corrupt("a name is not valid UTF-8"))
-    }
+/// A stored fingerprint of `len` bytes, of which the first 8 are kept.
+fn fingerprint(r: &mut Reader, len: usize) -> Result<Fingerprint, GuardError> {
+    r.take(len)?
+        .first_chunk()
+        .copied()
+        .ok_or_else(|| corrupt("it is truncated"))
 }

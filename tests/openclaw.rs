@@ -165,3 +165,44 @@ fn snapshots_of_the_two_engines_are_not_interchangeable() {
     assert!(openclaw.import_run(&corrupt).is_err());
     assert_eq!(openclaw.import_run(&from_openclaw).unwrap(), None);
 }
+
+#[test]
+fn a_snapshot_carries_every_part_of_the_window_to_a_fresh_guard() {
+    let mut g = guard(json!({}));
+    let poll = json!({"action": "poll", "sessionId": "s1"});
+    let polled = repeat(&mut g, 12, "process", &poll, "still running");
+    record(
+        &mut g,
+        "nope",
+        &json!({}),
+        ("error", json!("Tool nope not found")),
+    );
+    let read = repeat(&mut g, 21, "read", &json!({"p": 1}), "same");
+    g.compacted(None);
+    record(&mut g, "read", &json!({"p": 3}), ("result", json!("same")));
+    let seen: Vec<&Value> = polled.iter().chain(&read).map(|v| &v["action"]).collect();
+    assert!(seen.contains(&&json!("warn")) && seen.contains(&&json!("block")));
+    let bytes = g.export_run(None);
+    let mut twin = guard(json!({}));
+    assert_eq!(twin.import_run(&bytes).unwrap(), None);
+    assert_eq!(
+        twin.export_run(None),
+        bytes,
+        "the import holds exactly what was exported"
+    );
+    // Both guards answer alike from here on: the third identical outcome since the compaction
+    // stops the run.
+    let step = |g: &mut Guard, tool: &str| {
+        let call = json!({"tool": tool, "args": {"p": 3}}).to_string();
+        let before = g.check(&call, 0.0).unwrap().to_json();
+        let done = json!({"tool": tool, "args": {"p": 3}, "result": "same"}).to_string();
+        (before, g.record(&done, 0.0).unwrap().to_json())
+    };
+    let ahead = ["read", "read"].map(|tool| step(&mut g, tool));
+    assert!(
+        ahead[1].1.contains("post_compaction_loop"),
+        "{}",
+        ahead[1].1
+    );
+    assert_eq!(["read", "read"].map(|tool| step(&mut twin, tool)), ahead);
+}

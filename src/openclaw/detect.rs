@@ -72,11 +72,21 @@ pub fn detect(
     known_poll: bool,
     limits: &Limits,
 ) -> Option<Found> {
-    let found = |detector, level, count, threshold, key| Found {
+    // Refusals carry no warning key; warnings and criticals are measured against `limits`.
+    let refusal = |detector, level, count, threshold| Found {
         detector,
         level,
         count,
         threshold,
+        key: WarningKey::None,
+        detail: Detail::None,
+    };
+    let critical = |detector, count| refusal(detector, Level::Critical, count, limits.critical);
+    let warning = |detector, count, key| Found {
+        detector,
+        level: Level::Warning,
+        count,
+        threshold: limits.warning,
         key,
         detail: Detail::None,
     };
@@ -84,41 +94,31 @@ pub fn detect(
     if unknown_count >= limits.unknown_tool {
         return Some(Found {
             detail: Detail::MissingTool(missing.unwrap_or_else(|| proposed.tool.to_string())),
-            ..found(
+            ..refusal(
                 DetectorId::UnknownToolRepeat,
                 Level::Critical,
                 unknown_count,
                 limits.unknown_tool,
-                WarningKey::None,
             )
         });
     }
     let streak = no_progress_streak(history, proposed);
     if streak.count >= limits.global {
-        return Some(found(
+        return Some(refusal(
             DetectorId::GlobalCircuitBreaker,
             Level::CircuitBreak,
             streak.count,
             limits.global,
-            WarningKey::None,
         ));
     }
     if known_poll && limits.known_poll {
         if streak.count >= limits.critical {
-            return Some(found(
-                DetectorId::KnownPollNoProgress,
-                Level::Critical,
-                streak.count,
-                limits.critical,
-                WarningKey::None,
-            ));
+            return Some(critical(DetectorId::KnownPollNoProgress, streak.count));
         }
         if streak.count >= limits.warning {
-            return Some(found(
+            return Some(warning(
                 DetectorId::KnownPollNoProgress,
-                Level::Warning,
                 streak.count,
-                limits.warning,
                 WarningKey::Poll(proposed.clone(), streak.latest_hash),
             ));
         }
@@ -139,58 +139,36 @@ pub fn detect(
             if pair.count >= limits.critical && pair.no_progress {
                 return Some(Found {
                     detail,
-                    ..found(
-                        DetectorId::PingPong,
-                        Level::Critical,
-                        pair.count,
-                        limits.critical,
-                        WarningKey::None,
-                    )
+                    ..critical(DetectorId::PingPong, pair.count)
                 });
             }
             if pair.count >= limits.warning {
                 return Some(Found {
                     detail,
-                    ..found(
-                        DetectorId::PingPong,
-                        Level::Warning,
-                        pair.count,
-                        limits.warning,
-                        key,
-                    )
+                    ..warning(DetectorId::PingPong, pair.count, key)
                 });
             }
         }
     }
     if !known_poll && limits.generic_repeat && streak.count >= limits.critical {
-        return Some(found(
-            DetectorId::GenericRepeat,
-            Level::Critical,
-            streak.count,
-            limits.critical,
-            WarningKey::None,
-        ));
+        return Some(critical(DetectorId::GenericRepeat, streak.count));
     }
     let (churn, variants) = argument_churn(history, proposed);
     if churn >= limits.warning {
         return Some(Found {
             detail: Detail::Variants(variants),
-            ..found(
+            ..warning(
                 DetectorId::ArgumentChurn,
-                Level::Warning,
                 churn,
-                limits.warning,
                 WarningKey::ArgumentChurn(proposed.tool.clone()),
             )
         });
     }
     let recent = to_u32(history.iter().filter(|r| r.signature == *proposed).count());
     if !known_poll && limits.generic_repeat && recent >= limits.warning {
-        return Some(found(
+        return Some(warning(
             DetectorId::GenericRepeat,
-            Level::Warning,
             recent,
-            limits.warning,
             WarningKey::Generic(proposed.clone()),
         ));
     }

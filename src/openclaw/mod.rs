@@ -192,25 +192,11 @@ impl Engine {
         let known_poll = is_known_poll(&signature.tool, &args);
         let call_id = call.call_id_key;
         let Some(found) = detect(&run.records, &signature, known_poll, &limits) else {
-            run.push(
-                Record {
-                    signature,
-                    call_id,
-                    outcome: None,
-                },
-                history_size,
-            );
+            run.push(signature, call_id, None, history_size);
             return Ok(Answer::allow(config.policy, &call.tool, run_id));
         };
         if found.level == Level::Warning {
-            run.push(
-                Record {
-                    signature,
-                    call_id,
-                    outcome: None,
-                },
-                history_size,
-            );
+            run.push(signature, call_id, None, history_size);
             if !run.warning_due(&found.key, found.count, limits.warning) {
                 return Ok(Answer::allow(config.policy, &call.tool, run_id));
             }
@@ -228,14 +214,7 @@ impl Engine {
             run.attach(call_id, &signature, Outcome::veto(), history_size);
         } else {
             // Under `inject` and `shadow` the call runs after all: its outcome will attach.
-            run.push(
-                Record {
-                    signature,
-                    call_id,
-                    outcome: None,
-                },
-                history_size,
-            );
+            run.push(signature, call_id, None, history_size);
         }
         let action = if stops { Action::Stop } else { Action::Block };
         let verdict = verdict(&found, action, &call.tool, run_id, suffix);
@@ -330,8 +309,20 @@ impl Engine {
 }
 
 impl RunState {
-    fn push(&mut self, record: Record, history_size: usize) {
-        self.records.push(record);
+    /// Appends a record (`outcome: None` while the call runs), dropping the oldest past
+    /// `history_size`.
+    fn push(
+        &mut self,
+        signature: Signature,
+        call_id: Option<u64>,
+        outcome: Option<Outcome>,
+        history_size: usize,
+    ) {
+        self.records.push(Record {
+            signature,
+            call_id,
+            outcome,
+        });
         let excess = self.records.len().saturating_sub(history_size);
         self.records.drain(..excess);
     }
@@ -352,14 +343,7 @@ impl RunState {
         });
         match running {
             Some(record) => record.outcome = Some(outcome),
-            None => self.push(
-                Record {
-                    signature: signature.clone(),
-                    call_id,
-                    outcome: Some(outcome),
-                },
-                history_size,
-            ),
+            None => self.push(signature.clone(), call_id, Some(outcome), history_size),
         }
     }
 

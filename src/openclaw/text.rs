@@ -261,19 +261,15 @@ mod tests {
 
     #[test]
     fn names_the_missing_tool() {
-        assert_eq!(
-            unknown_tool_name("Tool exec not found").as_deref(),
-            Some("exec")
-        );
-        assert_eq!(
-            unknown_tool_name("Unknown tool: 'Web.Search'").as_deref(),
-            Some("web.search")
-        );
-        assert_eq!(
-            unknown_tool_name("tool \"browse\" is not available").as_deref(),
-            Some("browse")
-        );
-        assert_eq!(unknown_tool_name("tool exec failed"), None);
+        let cases = [
+            ("Tool exec not found", Some("exec")),
+            ("Unknown tool: 'Web.Search'", Some("web.search")),
+            ("tool \"browse\" is not available", Some("browse")),
+            ("tool exec failed", None),
+        ];
+        for (message, name) in cases {
+            assert_eq!(unknown_tool_name(message).as_deref(), name, "{message}");
+        }
     }
 
     #[test]

@@ -1,10 +1,16 @@
 // Shared by the framework adapter tests: what the bare guard decides for a scripted run, so each
 // test asserts that the adapter inside a real framework refuses and stops at exactly the calls the
-// core itself would (the thresholds live in the core; these tests never restate them).
+// core itself would (the thresholds live in the core; these tests never restate them), and the
+// contract every agent-loop adapter is held to (`adapterContract`).
+import assert from "node:assert/strict";
+import { test } from "node:test";
 import { LoopGuard } from "tool-loop-guard";
 
 /** The guard config every adapter test uses: `strict`, so loops are caught within a few calls. */
 export const CONFIG = Object.freeze({ preset: "strict" });
+
+/** The arguments of the `status` tool the scripted models call at every turn. */
+export const ARGS = Object.freeze({ job: "42" });
 
 /** A tool that always answers the same: the endless loop every adapter must catch. */
 export const STUCK_RESULT = "job 42: still running (0 of 10 steps done)";
@@ -55,4 +61,83 @@ export function executionCounter() {
       return counts.get(runId) ?? 0;
     },
   };
+}
+
+/**
+ * Registers, inside the caller's `describe`, the tests every agent-loop adapter must pass: a stuck
+ * run is refused at the bare guard's first refusal and ends at its stop, the warning's hint reaches
+ * the model's next call, changing results are never refused, and two interleaved runs on one guard
+ * stay independent. The framework is described by:
+ * - `run(guard, { runId, resultOf, turns })`: one run of a model that calls `status(ARGS)` for
+ *   `turns` turns with the adapter in place, `resultOf()` answering each execution; resolves to an
+ *   object holding at least `stopped` (the adapter's stop verdict of that run, or undefined);
+ * - `turns`: the turns a stuck run is given (more than the core lets it make);
+ * - `modelCalls(ran)`: the model calls the framework made, in order;
+ * - `toolOutputs(ran)`: what the model got back for each tool call, in order;
+ * - `refusalIn(output)`: the refusal object inside one tool output (default: the output itself);
+ * - `promptTexts(call)`: the texts of one model call among which an injected hint is found;
+ * - `endsStopped(ran, stopped, plan)`, `endsDone(ran)`: the framework's own checks of how a
+ *   stopped run (optional) and a run left alone end.
+ */
+export function adapterContract({ run, turns, modelCalls, toolOutputs, refusalIn = (output) => output, promptTexts, endsStopped = () => {}, endsDone }) {
+  const stuckPlan = () => expectedRun({ tool: "status", args: ARGS, resultOf: () => STUCK_RESULT });
+
+  test("an endlessly repeated call is refused at the core's call and the run ends at its stop", async () => {
+    const plan = stuckPlan();
+    assert.ok(plan.firstBlock !== null && plan.stopAt !== null && plan.firstBlock < plan.stopAt, "the core refuses, then stops");
+    const guard = new LoopGuard(CONFIG);
+    let executed = 0;
+    const ran = await run(guard, { runId: "thread-1", resultOf: () => ((executed += 1), STUCK_RESULT), turns });
+    const { stopped } = ran;
+    assert.equal(executed, plan.executed, "the tool ran only while the guard allowed it");
+    assert.equal(toolOutputs(ran).length, plan.stopAt, "every call up to the stop got an answer");
+    assert.equal(modelCalls(ran).length, plan.stopAt, "no model call after the stop");
+    assert.deepEqual(refusalIn(toolOutputs(ran)[plan.firstBlock - 1]), plan.verdicts[plan.firstBlock - 1].refusal, "the model got the core's refusal as the tool result");
+    assert.equal(stopped.action, "stop");
+    assert.equal(stopped.runId, "thread-1", "the run id is the framework's thread");
+    assert.ok(stopped.message.length > 0, "the stop explains itself");
+    assert.deepEqual(refusalIn(toolOutputs(ran).at(-1)), stopped.refusal, "the stop's refusal is the last tool result");
+    assert.equal(guard.stats().byAction.stop, 1);
+    endsStopped(ran, stopped, plan);
+    guard.free();
+  });
+
+  test("the warning's hint reaches the model on its next call", async () => {
+    const plan = stuckPlan();
+    assert.ok(plan.firstWarn !== null);
+    const hint = plan.verdicts[plan.firstWarn - 1].hint;
+    const guard = new LoopGuard(CONFIG);
+    const calls = modelCalls(await run(guard, { runId: "t", resultOf: () => STUCK_RESULT, turns }));
+    assert.ok(!promptTexts(calls[plan.firstWarn - 1]).includes(hint), "no hint before the warning");
+    assert.ok(promptTexts(calls[plan.firstWarn]).includes(hint), "the hint is in the next call's prompt");
+    guard.free();
+  });
+
+  test("a repeated call whose result changes is never refused", async () => {
+    const guard = new LoopGuard(CONFIG);
+    let n = 0;
+    const ran = await run(guard, { runId: "progress", resultOf: () => `job 42: ${(n += 1)} of 30 steps done`, turns: 25 });
+    assert.equal(n, 25);
+    assert.equal(ran.stopped, undefined);
+    endsDone(ran);
+    assert.equal(guard.stats().byAction.block, 0);
+    assert.equal(guard.stats().byAction.stop, 0);
+    guard.free();
+  });
+
+  test("two interleaved runs on one guard stay independent", async () => {
+    const plan = stuckPlan();
+    const guard = new LoopGuard(CONFIG);
+    const counter = executionCounter();
+    const runIds = ["thread-a", "thread-b"];
+    const runs = await Promise.all(runIds.map((runId) => run(guard, { runId, resultOf: () => (counter.add(runId), STUCK_RESULT), turns })));
+    for (const [i, runId] of runIds.entries()) {
+      assert.equal(counter.of(runId), plan.executed, `${runId} ran as long as a run alone`);
+      assert.equal(toolOutputs(runs[i]).length, plan.stopAt);
+      assert.equal(modelCalls(runs[i]).length, plan.stopAt);
+      assert.equal(runs[i].stopped.runId, runId);
+      endsStopped(runs[i], runs[i].stopped, plan);
+    }
+    guard.free();
+  });
 }
