@@ -8,10 +8,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { LoopGuard, LoopGuardError } from "tool-loop-guard";
 import { verdictString } from "../scenario-runner.mjs";
+import { CALL, OUTCOME, stuckSteps } from "../hostile-cases.mjs";
 
 const STRICT = { preset: "strict" };
-const CALL = { runId: "r", tool: "read_file", args: { path: "a.txt" } };
-const OUTCOME = { ...CALL, result: "same contents" };
 
 function expectError(fn, code, field) {
   assert.throws(fn, (error) => {
@@ -22,16 +21,7 @@ function expectError(fn, code, field) {
   });
 }
 
-/** Verdict strings of `n` check+record steps of the stuck call (a refused call is not recorded). */
-function steps(guard, n) {
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const checked = guard.check(CALL);
-    out.push(verdictString(checked));
-    if (checked.action === "allow" || checked.action === "warn") out.push(verdictString(guard.record(OUTCOME)));
-  }
-  return out;
-}
+const steps = stuckSteps;
 
 /** Runs `bad` between the steps of a stuck run; the verdicts must equal an undisturbed guard's. */
 function assertUndisturbed(bad, config = STRICT) {

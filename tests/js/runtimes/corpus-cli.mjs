@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import { runCorpus } from "../scenario-runner.mjs";
+import { runtimeName } from "./runtime-name.mjs";
 
 const [specifier = "tool-loop-guard", dir = new URL("../../scenarios/", import.meta.url).pathname] = process.argv.slice(2);
 const corpus = fs
@@ -16,12 +17,7 @@ const corpus = fs
   .map((file) => ({ file, scenario: JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) }));
 
 const api = await import(specifier);
-const runtime =
-  typeof globalThis.Deno !== "undefined"
-    ? `deno ${globalThis.Deno.version.deno}`
-    : typeof globalThis.Bun !== "undefined"
-      ? `bun ${globalThis.Bun.version}`
-      : `node ${process.versions.node}`;
+const runtime = runtimeName();
 const started = performance.now();
 const results = runCorpus(corpus, api);
 console.log(

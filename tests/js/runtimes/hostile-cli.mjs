@@ -5,16 +5,12 @@
 // Usage: <runtime> hostile-cli.mjs [specifier]
 import process from "node:process";
 import { hostileCases, nonRetentionScan } from "../hostile-cases.mjs";
+import { runtimeName } from "./runtime-name.mjs";
 
 const [specifier = "tool-loop-guard"] = process.argv.slice(2);
 const api = await import(specifier);
 const { currentRuntime } = await import(new URL("./instance.js", import.meta.resolve(specifier)).href);
-const runtime =
-  typeof globalThis.Deno !== "undefined"
-    ? `deno ${globalThis.Deno.version.deno}`
-    : typeof globalThis.Bun !== "undefined"
-      ? `bun ${globalThis.Bun.version}`
-      : `node ${process.versions.node}`;
+const runtime = runtimeName();
 const cases = hostileCases(api);
 const retained = nonRetentionScan(api, () => currentRuntime().memory);
 console.log(JSON.stringify({ runtime, cases, retained }));

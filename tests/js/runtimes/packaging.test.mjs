@@ -36,6 +36,7 @@ before(() => {
   // The corpus runner, next to the consumer's node_modules so that it imports the installed package.
   fs.copyFileSync(path.join(root, "tests", "js", "scenario-runner.mjs"), path.join(project, "scenario-runner.mjs"));
   fs.copyFileSync(path.join(here, "corpus-cli.mjs"), path.join(project, "runner", "corpus-cli.mjs"));
+  fs.copyFileSync(path.join(here, "runtime-name.mjs"), path.join(project, "runner", "runtime-name.mjs"));
   fs.copyFileSync(path.join(here, "workerd-worker.mjs"), path.join(project, "workerd-worker.mjs"));
 });
 
