@@ -7,7 +7,7 @@
 import type { LargeTexts, TextHasher } from "./encode.js";
 
 /**
- * The wasm-bindgen class exported by the core's bindings (src/bindings.rs). `check` and `record`
+ * The wasm-bindgen class exported by the core's bindings (src/wasm/bindings.rs). `check` and `record`
  * return 0 for the plain allow verdict (built by the wrapper from the record) and 1 when `verdict()`
  * holds the verdict's JSON.
  */
@@ -17,7 +17,7 @@ export interface RawGuard {
   /** The same, for text the host wrote into the input buffer (see `reserve`). */
   checkInput(jsonLength: number, nowMs: number): number;
   recordInput(jsonLength: number, sideLength: number | undefined, nowMs: number): number;
-  /** Field-by-field calls (see fields.ts and src/bindings.rs); 2: send the JSON record instead. */
+  /** Field-by-field calls (see fields.ts and src/wasm/bindings.rs); 2: send the JSON record instead. */
   checkFields(runIdLength: number, toolLength: number, callIdLength: number, argsLength: number, at: number, nowMs: number): number;
   recordFields(
     runIdLength: number,

@@ -1,22 +1,24 @@
 //! The guard: parses records, keeps the run table, runs the detectors and turns findings into
 //! verdicts. This is the whole native API; the wasm bindings only translate to and from it.
 
+use crate::config::tools::{kind_of, ToolKind};
 use crate::config::Config;
 use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
-use crate::history::{fingerprint, CallRecord, CompactionWatch, Fingerprint, RecordState, Run};
-use crate::input::{parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
 use crate::openclaw::Engine as OpenClawEngine;
-use crate::outcome::{
+use crate::record::input::{parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
+use crate::record::outcome::{
     digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
 };
-use crate::outcome_fields::{digest_result_fields, ResultFields};
-use crate::runs::RunTable;
-use crate::snapshot;
-use crate::stats::{Counters, Stats};
-use crate::tools::{kind_of, ToolKind};
+use crate::record::outcome_fields::{digest_result_fields, ResultFields};
+use crate::record::volatile_table::{is_send, SEND_VOLATILE_KEYS};
+use crate::report::stats::{Counters, Stats};
+use crate::run::history::{
+    fingerprint, CallRecord, CompactionWatch, Fingerprint, RecordState, Run,
+};
+use crate::run::snapshot;
+use crate::run::table::RunTable;
 use crate::verdict::{Action, Answer, DetectorId, Finding, Level, Verdict};
-use crate::volatile_table::{is_send, SEND_VOLATILE_KEYS};
 use serde_json::Value;
 
 pub struct Guard {
@@ -41,17 +43,18 @@ impl Guard {
 
     /// A guard from config JSON text.
     pub fn from_config_text(text: &str) -> Result<Guard, GuardError> {
-        let value = crate::json::parse(text, crate::input::MAX_DEPTH).map_err(|e| {
-            let what = match e {
-                crate::json::JsonError::Syntax(what) => what,
-                crate::json::JsonError::TooDeep => "nested too deep".to_owned(),
-            };
-            GuardError::new(
-                ErrorCode::InvalidConfig,
-                None,
-                format!("config is not valid JSON: {what}"),
-            )
-        })?;
+        let value =
+            crate::json::reader::parse(text, crate::record::input::MAX_DEPTH).map_err(|e| {
+                let what = match e {
+                    crate::json::reader::JsonError::Syntax(what) => what,
+                    crate::json::reader::JsonError::TooDeep => "nested too deep".to_owned(),
+                };
+                GuardError::new(
+                    ErrorCode::InvalidConfig,
+                    None,
+                    format!("config is not valid JSON: {what}"),
+                )
+            })?;
         Guard::new(&value)
     }
 
@@ -302,7 +305,7 @@ impl Guard {
 
     /// The counters in the Prometheus text exposition format (see `metrics`).
     pub fn metrics(&self) -> String {
-        crate::metrics::prometheus_text(
+        crate::report::metrics::prometheus_text(
             &self.stats,
             self.runs.live_runs() as u64,
             self.runs.evicted(),

@@ -9,44 +9,23 @@
 //! The core is pure Rust; `bindings` (wasm32 only) exposes it to JavaScript.
 #![deny(unsafe_code)]
 
-pub mod canonical;
 pub mod config;
 mod detectors;
-#[cfg(test)]
-mod differential;
 pub mod error;
-mod failure_text;
-mod float_parse;
 mod guard;
-mod history;
-pub mod input;
-mod json;
-mod json_text;
-mod json_writer;
-mod keys;
-mod messages;
-pub mod metrics;
+pub mod json;
 mod openclaw;
-pub mod outcome;
-mod outcome_fields;
-mod runs;
-mod snapshot;
-mod snapshot_bytes;
-pub mod stats;
-mod tool_table;
-mod tools;
+pub mod record;
+pub mod report;
+mod run;
 pub mod verdict;
-mod volatile_table;
-
 #[cfg(target_arch = "wasm32")]
-mod bindings;
-#[cfg(target_arch = "wasm32")]
-mod zeroing_alloc;
+mod wasm;
 
 pub use config::Config;
 pub use error::{ErrorCode, GuardError};
 pub use guard::{Guard, RecordFingerprints};
-pub use input::CallFields;
-pub use outcome_fields::{ResultFields, TextField};
-pub use stats::Stats;
+pub use record::input::CallFields;
+pub use record::outcome_fields::{ResultFields, TextField};
+pub use report::stats::Stats;
 pub use verdict::{Action, Answer, DetectorId, Level, Verdict};

@@ -6,8 +6,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
-use tool_loop_guard::canonical::KeepAll;
-use tool_loop_guard::outcome::{digest_outcome, OutcomeParts};
+use tool_loop_guard::json::canonical::KeepAll;
+use tool_loop_guard::record::outcome::{digest_outcome, OutcomeParts};
 use tool_loop_guard::Guard;
 
 fuzz_target!(|data: &[u8]| {

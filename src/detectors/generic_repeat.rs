@@ -7,8 +7,8 @@
 //! (re-applying a change after other changes is ordinary work).
 
 use super::{Proposal, Window, WEAK_EVIDENCE_FACTOR};
+use crate::config::tools::ToolKind;
 use crate::config::Config;
-use crate::tools::ToolKind;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {

@@ -5,8 +5,8 @@
 //! only patient polling within its budget holds it back.
 
 use super::{polling_patiently, Proposal, Window};
+use crate::config::tools::ToolKind;
 use crate::config::Config;
-use crate::tools::ToolKind;
 use crate::verdict::{DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {

@@ -4,8 +4,8 @@
 //! Patient polling (backing off, or slow) stays at a warning until `pollBudgetMs` is spent.
 
 use super::{polling_patiently, threshold_finding, Proposal, Window};
+use crate::config::tools::ToolKind;
 use crate::config::Config;
-use crate::tools::ToolKind;
 use crate::verdict::{DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {

@@ -14,9 +14,9 @@ mod stall;
 mod tool_cap;
 mod unknown_tool_repeat;
 
+use crate::config::tools::{Cap, ToolKind};
 use crate::config::Config;
-use crate::history::{CallRecord, Fingerprint, Run};
-use crate::tools::{Cap, ToolKind};
+use crate::run::history::{CallRecord, Fingerprint, Run};
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 /// The call being judged, with its per-tool settings resolved.

@@ -7,8 +7,8 @@
 //! empty answer) say nothing either way, and a shared error is `error_repeat`'s.
 
 use super::{threshold_finding, Proposal, Window, WEAK_EVIDENCE_FACTOR};
+use crate::config::tools::ToolKind;
 use crate::config::Config;
-use crate::tools::ToolKind;
 use crate::verdict::{DetectorId, Finding};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {

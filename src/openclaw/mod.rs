@@ -13,10 +13,10 @@ mod outcome;
 mod snapshot;
 mod text;
 
-use crate::canonical::{write_object_without, Digest, HashSink, KeepAll};
 use crate::config::{Config, Policy};
 use crate::error::GuardError;
-use crate::input::{CallInput, OutcomeInput};
+use crate::json::canonical::{write_object_without, Digest, HashSink, KeepAll};
+use crate::record::input::{CallInput, OutcomeInput};
 use crate::verdict::{Action, Answer, DetectorId, Level, Observed, Refusal, Verdict};
 use detect::{detect, Found, Limits, WarningKey};
 use outcome::{outcome_of, Outcome};

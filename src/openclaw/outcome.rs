@@ -6,8 +6,8 @@
 
 use super::markers::{canonical_markers, write_canonical_markers};
 use super::text::{exec_failure_shape, unknown_tool_name};
-use crate::canonical::{format_number, write_string, ByteSink, Digest, HashSink};
-use crate::volatile_table::{is_send, without_send_ids};
+use crate::json::canonical::{format_number, write_string, ByteSink, Digest, HashSink};
+use crate::record::volatile_table::{is_send, without_send_ids};
 use serde_json::{Map, Value};
 
 /// What an outcome says about the no-progress streaks.
@@ -189,10 +189,10 @@ fn error_text(error: &Value) -> String {
             };
             match field("message").or_else(|| field("name")) {
                 Some(s) => s.to_owned(),
-                None => crate::canonical::to_canonical_string(error),
+                None => crate::json::canonical::to_canonical_string(error),
             }
         }
-        other => crate::canonical::to_canonical_string(other),
+        other => crate::json::canonical::to_canonical_string(other),
     }
 }
 

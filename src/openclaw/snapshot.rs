@@ -9,9 +9,9 @@
 use super::detect::WarningKey;
 use super::outcome::{Outcome, OutcomeKind};
 use super::{CompactionWatch, Record, RunState, Signature};
-use crate::canonical::sha256;
 use crate::error::{ErrorCode, GuardError};
-use crate::snapshot_bytes::{Reader, Writer};
+use crate::json::canonical::sha256;
+use crate::run::snapshot_bytes::{Reader, Writer};
 
 const MAGIC: &[u8; 4] = b"TLGO";
 const VERSION: u8 = 1;

@@ -3,12 +3,12 @@
 //! Their digest is the one `outcome.rs` defines for the same result given as JSON: framed directly
 //! for ordinary tools, or through the result's tree where a profile needs one (the caller decides).
 
-use crate::canonical::{ByteSink, HashSink, KeyFilter};
 use crate::error::GuardError;
-use crate::input::MAX_DEPTH;
-use crate::json::Reader;
-use crate::json_text::put_content_text;
-use crate::outcome::{
+use crate::json::canonical::{ByteSink, HashSink, KeyFilter};
+use crate::json::reader::Reader;
+use crate::record::input::MAX_DEPTH;
+use crate::record::json_text::put_content_text;
+use crate::record::outcome::{
     digest_from_hex, put_text, put_text_digest, Kind, OutcomeDigest, ResultFacts, OUTCOME_TAG,
 };
 use serde_json::{Map, Value};
@@ -92,9 +92,10 @@ impl ResultFields<'_> {
                     Value::Array(texts.iter().map(part).collect()),
                 );
                 if let Some(details) = details {
-                    let parsed = crate::json::parse(details, MAX_DEPTH - 1).map_err(|_| {
-                        GuardError::record(Some("result"), "result.details is not valid JSON")
-                    })?;
+                    let parsed =
+                        crate::json::reader::parse(details, MAX_DEPTH - 1).map_err(|_| {
+                            GuardError::record(Some("result"), "result.details is not valid JSON")
+                        })?;
                     result.insert("details".to_owned(), parsed);
                 }
                 if let Some(is_error) = is_error {

@@ -1,9 +1,9 @@
 //! One run's bounded window of call records. Records hold fingerprints only (tool index, args
 //! digest, outcome digest), never raw arguments or results, so memory per run is O(historySize).
 
-use crate::canonical::Digest;
-use crate::tool_table::ToolTable;
-use crate::tools::ToolKind;
+use crate::config::tools::ToolKind;
+use crate::json::canonical::Digest;
+use crate::run::tool_table::ToolTable;
 use crate::verdict::DetectorId;
 use std::collections::VecDeque;
 

@@ -621,7 +621,7 @@ fn decimal_len(mut n: u64) -> i32 {
 }
 
 /// Limbs in a `Big`: room for 2700 bits, above every intermediate of `Decimal::generate` (below
-/// 2^1160) and of `crate::float_parse` (below 2^2660, for 800 kept digits).
+/// 2^1160) and of `crate::json::float_parse` (below 2^2660, for 800 kept digits).
 const BIG_LIMBS: usize = 85;
 
 /// An unsigned integer of up to `BIG_LIMBS` 32-bit limbs (little-endian). Limbs from `len` on

@@ -1,9 +1,10 @@
 //! Verdicts: levels, actions, detector ids and the typed data handed back to the host.
 //! The texts themselves live in `messages.rs`.
 
+pub(crate) mod messages;
+
 use crate::config::Policy;
-use crate::json_writer::JsonObject;
-use crate::messages;
+use crate::json::writer::JsonObject;
 
 /// Severity, in escalation order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -4,7 +4,7 @@
 //! counts such a result as an error (it feeds `error_repeat` and never counts as a change) while
 //! hashing its text exactly as any other result.
 
-use crate::outcome::MAX_SCANNED_TEXT_BYTES;
+use crate::record::outcome::MAX_SCANNED_TEXT_BYTES;
 
 /// How the first non-blank line of a failure text starts.
 const FAILURE_PREFIXES: &[&str] = &[

@@ -421,14 +421,14 @@ pub fn wasm_memory() -> JsValue {
 /// SHA-256 of `bytes`, computed in wasm (the same hasher the core uses for text parts).
 #[wasm_bindgen]
 pub fn sha256(bytes: &[u8]) -> Vec<u8> {
-    crate::canonical::sha256(bytes).to_vec()
+    crate::json::canonical::sha256(bytes).to_vec()
 }
 
 /// Text parts longer than this many UTF-8 bytes may be handed over as `textSha256` digests (or as
 /// side text) with verdicts identical to passing them inline.
 #[wasm_bindgen(js_name = maxScannedTextBytes)]
 pub fn max_scanned_text_bytes() -> u32 {
-    crate::outcome::MAX_SCANNED_TEXT_BYTES as u32
+    crate::record::outcome::MAX_SCANNED_TEXT_BYTES as u32
 }
 
 #[wasm_bindgen(js_name = coreVersion)]

@@ -2,9 +2,11 @@
 //! recalibrated on real trajectories, and on unless `enabled: false`), the `strict` preset for
 //! small models, and this guard's own options. Validation names the offending field and value; config is fixed at construction.
 
+pub(crate) mod tools;
+
+use crate::config::tools::ToolSettings;
 use crate::error::{ErrorCode, GuardError};
-use crate::outcome::VolatileKeys;
-use crate::tools::ToolSettings;
+use crate::record::outcome::VolatileKeys;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -71,7 +73,7 @@ pub struct Config {
 /// a record's streak counters (`history::COUNTER_MAX`), small enough that arithmetic on it cannot
 /// overflow.
 pub(crate) const MAX_COUNT: u64 = 500_000;
-const _: () = assert!(MAX_COUNT < crate::history::COUNTER_MAX as u64);
+const _: () = assert!(MAX_COUNT < crate::run::history::COUNTER_MAX as u64);
 const MAX_HISTORY: u64 = 10_000;
 
 impl Default for Config {
@@ -522,7 +524,7 @@ pub fn describe(value: &Value) -> String {
         Value::Object(_) => "an object".to_owned(),
         Value::Array(_) => "an array".to_owned(),
         // Scalars as JSON text (numbers in the `Number#toString` form the host's JSON had).
-        other => crate::canonical::to_canonical_string(other),
+        other => crate::json::canonical::to_canonical_string(other),
     };
     if text.chars().count() > 60 {
         let short: String = text.chars().take(57).collect();

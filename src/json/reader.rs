@@ -10,10 +10,10 @@
 //! nesting depth), so a record's fields can be located first and parsed one by one, each with its
 //! own nesting limit and field-named errors.
 
-use crate::canonical::{
+use crate::json::canonical::{
     heap_sort, plain_prefix_len, utf16_cmp, write_number, write_string, ByteSink, KeyFilter,
 };
-use crate::float_parse::parse_f64;
+use crate::json::float_parse::parse_f64;
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 
@@ -704,11 +704,15 @@ mod tests {
         ] {
             let mut raw = Vec::new();
             Reader::new(text)
-                .write_canonical(127, &crate::canonical::KeepAll, &mut raw)
+                .write_canonical(127, &crate::json::canonical::KeepAll, &mut raw)
                 .unwrap();
             let parsed = parse(text, 127).unwrap();
             let mut want = Vec::new();
-            crate::canonical::write_value(&parsed, &crate::canonical::KeepAll, &mut want);
+            crate::json::canonical::write_value(
+                &parsed,
+                &crate::json::canonical::KeepAll,
+                &mut want,
+            );
             assert_eq!(
                 String::from_utf8(raw).unwrap(),
                 String::from_utf8(want).unwrap(),
@@ -718,10 +722,14 @@ mod tests {
         let nest = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
         let mut sink = Vec::new();
         assert!(Reader::new(&nest(127))
-            .write_canonical(127, &crate::canonical::KeepAll, &mut sink)
+            .write_canonical(127, &crate::json::canonical::KeepAll, &mut sink)
             .is_ok());
         assert_eq!(
-            Reader::new(&nest(128)).write_canonical(127, &crate::canonical::KeepAll, &mut sink),
+            Reader::new(&nest(128)).write_canonical(
+                127,
+                &crate::json::canonical::KeepAll,
+                &mut sink
+            ),
             Err(JsonError::TooDeep)
         );
     }

@@ -1,10 +1,10 @@
 //! The guard's counters in the Prometheus text exposition format (version 0.0.4), for a host to
 //! serve on its `/metrics` endpoint: calls by tool and action, interventions by detector, level
 //! and action, records, live and evicted runs. Run ids are never labels (unbounded cardinality);
-//! tool names are, bounded by [`crate::stats::MAX_TOOL_NAMES`].
+//! tool names are, bounded by [`crate::report::stats::MAX_TOOL_NAMES`].
 
-use crate::canonical::write_uint;
-use crate::stats::Counters;
+use crate::json::canonical::write_uint;
+use crate::report::stats::Counters;
 
 /// Every metric's name starts with this.
 const PREFIX: &str = "tool_loop_guard_";
@@ -134,7 +134,7 @@ mod tests {
 
     #[test]
     fn tool_names_beyond_the_bound_are_counted_as_other() {
-        use crate::stats::{MAX_TOOL_NAMES, OTHER_TOOLS};
+        use crate::report::stats::{MAX_TOOL_NAMES, OTHER_TOOLS};
         use crate::verdict::Answer;
         let mut counters = Counters::default();
         for i in 0..MAX_TOOL_NAMES + 5 {

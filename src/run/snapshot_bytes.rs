@@ -2,8 +2,8 @@
 //! `openclaw` preset's `TLGO`): a little-endian writer that seals its bytes with their SHA-256,
 //! and a bounds-checked reader whose failures are `invalid_snapshot` errors in its format's words.
 
-use crate::canonical::{sha256, Digest};
 use crate::error::GuardError;
+use crate::json::canonical::{sha256, Digest};
 
 /// Upper bound on a stored count or length, so corrupt or hostile bytes never allocate without
 /// limit.

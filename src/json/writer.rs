@@ -6,7 +6,7 @@
 //! characters only), numbers are written as ECMAScript's `Number#toString` writes them, and
 //! non-finite numbers, which JSON cannot carry, are written as `null`.
 
-use crate::canonical::{write_number, write_string, write_uint};
+use crate::json::canonical::{write_number, write_string, write_uint};
 
 /// A JSON object under construction; members appear in the order they are added. Keys are the
 /// core's own ASCII field names and are written as they are.

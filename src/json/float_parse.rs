@@ -3,7 +3,7 @@
 //! fast path, exact 64-bit long division for up to 19 digits over a power of ten up to 10^22,
 //! else exact big-integer division (`canonical::Big`, shared with the formatter).
 
-use crate::canonical::Big;
+use crate::json::canonical::Big;
 
 /// Significant digits kept exactly. Every double and every midpoint between two adjacent doubles
 /// has at most 768 significant digits, so none lies strictly between the kept digits and the full

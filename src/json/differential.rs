@@ -15,9 +15,9 @@
     clippy::indexing_slicing
 )]
 
-use crate::canonical::{format_number, write_value, KeepAll};
-use crate::float_parse::parse_f64;
-use crate::json::Reader;
+use crate::json::canonical::{format_number, write_value, KeepAll};
+use crate::json::float_parse::parse_f64;
+use crate::json::reader::Reader;
 use serde_json::Value;
 
 /// Cases per check: `DIFFERENTIAL_CASES`, else the fixed sample size `default`.

@@ -4,10 +4,10 @@
 //! the core scans (at most `MAX_SCANNED_TEXT_BYTES`) are read this way; longer ones may reach the
 //! core as their SHA-256 and are compared by it.
 
-use crate::canonical::{write_value, ByteSink, KeyFilter};
-use crate::input::MAX_DEPTH;
-use crate::outcome::{put_text, MAX_SCANNED_TEXT_BYTES};
-use crate::volatile_table::without_send_ids;
+use crate::json::canonical::{write_value, ByteSink, KeyFilter};
+use crate::record::input::MAX_DEPTH;
+use crate::record::outcome::{put_text, MAX_SCANNED_TEXT_BYTES};
+use crate::record::volatile_table::without_send_ids;
 use serde_json::Value;
 
 /// The JSON object or array a content text holds, if it holds one.
@@ -16,7 +16,7 @@ fn json_of(text: &str) -> Option<Value> {
     if text.len() > MAX_SCANNED_TEXT_BYTES || !body.starts_with(['{', '[']) {
         return None;
     }
-    crate::json::parse(text, MAX_DEPTH).ok()
+    crate::json::reader::parse(text, MAX_DEPTH).ok()
 }
 
 /// Frames a content text part: `J` and its canonical JSON without `keys` (and, for a delivering

@@ -1,7 +1,7 @@
 //! Counters for metrics and logs: calls seen and verdicts by action, level and detector. Counted
 //! in fixed arrays on every verdict; the names are attached only in the `Stats` report.
 
-use crate::json_writer::JsonObject;
+use crate::json::writer::JsonObject;
 use crate::verdict::{Action, Answer, DetectorId, Level, Verdict};
 
 /// Tool names counted under their own name in the per-tool call counters; calls of any further

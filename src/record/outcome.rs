@@ -9,13 +9,13 @@
 //! Small parts thus cost no hash of their own, and because a large text enters only by its digest,
 //! a host with a fast native SHA-256 can hash it and still produce identical bytes.
 
-use crate::canonical::{
+use crate::error::GuardError;
+use crate::json::canonical::{
     sha256, write_object_without, write_value, ByteSink, Digest, HashSink, KeyFilter,
 };
-use crate::error::GuardError;
-use crate::failure_text::{is_blank, reports_failure};
-use crate::json_text::put_content_text;
-use crate::volatile_table::without_send_ids;
+use crate::record::failure_text::{is_blank, reports_failure};
+use crate::record::json_text::put_content_text;
+use crate::record::volatile_table::without_send_ids;
 use serde_json::{Map, Value};
 
 /// Keys dropped (at any depth) from results and errors before hashing: they change on every call

@@ -1,10 +1,10 @@
 //! Parsing of call and outcome records from JSON text, with field-named, typed errors. Records are
 //! untrusted: nothing here panics, and deep nesting or oversize text is refused before it costs much.
 
-use crate::canonical::{ByteSink, Digest, HashSink, KeepAll};
 use crate::config::describe;
 use crate::error::{ErrorCode, GuardError};
-use crate::json::{JsonError, Reader};
+use crate::json::canonical::{ByteSink, Digest, HashSink, KeepAll};
+use crate::json::reader::{JsonError, Reader};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -315,12 +315,12 @@ fn check_tool_name(name: &str) -> Result<(), GuardError> {
 
 /// The lookup key of the arguments' text (absent arguments are `{}`).
 fn args_text_hash(args_raw: Option<&str>) -> u64 {
-    crate::keys::text_key(args_raw.unwrap_or("{}").as_bytes())
+    crate::run::keys::text_key(args_raw.unwrap_or("{}").as_bytes())
 }
 
 /// The lookup key of a call id.
 fn call_id_key(call_id: &str) -> u64 {
-    crate::keys::fnv1a(call_id.as_bytes())
+    crate::run::keys::fnv1a(call_id.as_bytes())
 }
 
 /// The string a field's raw JSON text holds, if it is one (borrowed when it has no escapes). An
@@ -366,7 +366,7 @@ fn optional_string<'a>(
 
 /// Parses one field's (well-formed) value, enforcing the nesting limit, so the error names the field.
 fn json_field(raw: &str, field: &str) -> Result<Value, GuardError> {
-    crate::json::parse(raw, MAX_DEPTH).map_err(|e| field_error(e, field))
+    crate::json::reader::parse(raw, MAX_DEPTH).map_err(|e| field_error(e, field))
 }
 
 fn field_error(error: JsonError, field: &str) -> GuardError {

@@ -9,14 +9,14 @@
 //! pending records' argument-text keys were FNV-1a hashes: they no longer match, so an outcome
 //! without a call id finds such a pending call by its fingerprint instead.)
 
-use crate::canonical::sha256;
 use crate::error::{ErrorCode, GuardError};
-use crate::history::{
+use crate::json::canonical::sha256;
+use crate::run::history::{
     detector_code, detector_from_code, kind_code, kind_from_code, CallRecord, CompactionWatch,
     Fingerprint, RecordState, Run, MAX_TOOLS,
 };
-use crate::snapshot_bytes::{Reader, Writer};
-use crate::tool_table::ToolTable;
+use crate::run::snapshot_bytes::{Reader, Writer};
+use crate::run::tool_table::ToolTable;
 use std::collections::VecDeque;
 
 const MAGIC: &[u8; 4] = b"TLGS";

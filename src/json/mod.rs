@@ -1,0 +1,10 @@
+//! JSON text machinery, below the domain: a reader for records and the config, a float parser, the
+//! RFC 8785 canonical form that fingerprints are taken of (streamed into SHA-256), and a small
+//! writer for what the core hands back. Nothing here knows about tools, runs or verdicts.
+
+pub mod canonical;
+#[cfg(test)]
+mod differential;
+mod float_parse;
+pub(crate) mod reader;
+pub(crate) mod writer;
