@@ -489,7 +489,7 @@ impl Guard {
 /// outcome, of its outcome's digest ("the same call" and "the same outcome" compare these).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RecordFingerprints {
-    /// The call's fingerprint (tool and canonical arguments).
+    /// The arguments' fingerprint (of their canonical form); the tool is compared apart.
     pub args: [u8; 8],
     /// The outcome's fingerprint; `None` when the record has neither `result` nor `error`.
     pub outcome: Option<[u8; 8]>,
