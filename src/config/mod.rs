@@ -71,10 +71,10 @@ pub struct Config {
 }
 
 /// Largest accepted value for counts and thresholds: far beyond any sane setting, below the cap of
-/// a record's streak counters (`history::COUNTER_MAX`), small enough that arithmetic on it cannot
+/// a record's streak counters (`record_meta::COUNTER_MAX`), small enough that arithmetic on it cannot
 /// overflow.
 pub(crate) const MAX_COUNT: u64 = 500_000;
-const _: () = assert!(MAX_COUNT < crate::run::history::COUNTER_MAX as u64);
+const _: () = assert!(MAX_COUNT < crate::run::record_meta::COUNTER_MAX as u64);
 const MAX_HISTORY: u64 = 10_000;
 
 impl Default for Config {
