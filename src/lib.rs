@@ -7,8 +7,9 @@
 //! [`Guard::record`] after the result or error arrives. The guard fingerprints the tool, the
 //! arguments (RFC 8785 canonical JSON, SHA-256) and the outcome (normalised, SHA-256), keeps a
 //! bounded window per run, and runs independent detectors that escalate from a warning (a hint for
-//! the model) to a refusal to a circuit break. A loop is stuck when results stop changing. Under the strict preset the same update returning the same text is warned about at
-//! the second call and refused at the fourth:
+//! the model) to a refusal to a circuit break. A loop is stuck when results stop changing. Under
+//! the strict preset the same update returning the same text is warned about at the second call
+//! and refused at the fourth:
 //!
 //! ```
 //! use serde_json::json;
@@ -43,6 +44,8 @@ mod config;
 mod detectors;
 mod error;
 mod guard;
+#[cfg(test)]
+mod js_names;
 mod json;
 mod openclaw;
 mod record;
@@ -62,6 +65,7 @@ pub use verdict::{Action, Answer, DetectorId, Level, Observed, Refusal, Verdict,
 /// Not part of the API: the internals that `fuzz/fuzz_targets/` and `tests/` drive directly.
 #[doc(hidden)]
 pub mod internals {
+    pub use crate::config::TOP_LEVEL_KEYS;
     pub use crate::json::canonical::{format_number, sha256, to_canonical_string, KeepAll};
     pub use crate::record::outcome::{digest_outcome, OutcomeParts};
 }
