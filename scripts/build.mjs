@@ -128,10 +128,10 @@ run("tsc", ["-p", "js/tsconfig.cjs.json"]);
 
 // Assemble pkg/.
 fs.rmSync(pkg, { recursive: true, force: true });
-fs.mkdirSync(path.join(pkg, "cjs"), { recursive: true });
 const copy = (from, to) => fs.copyFileSync(from, path.join(pkg, to));
-fs.cpSync(path.join(build, "esm"), pkg, { recursive: true }); // subdirectories too: replay/, cli/
-for (const name of fs.readdirSync(path.join(build, "cjs"))) copy(path.join(build, "cjs", name), path.join("cjs", name));
+// The layout of js/: the wrapper at the root, entries/, adapters/, replay/, cli/.
+fs.cpSync(path.join(build, "esm"), pkg, { recursive: true });
+fs.cpSync(path.join(build, "cjs"), path.join(pkg, "cjs"), { recursive: true });
 fs.writeFileSync(path.join(pkg, "cjs", "package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
 copy(path.join(webDir, `${lib}.js`), `${lib}.js`);
 copy(path.join(webDir, `${lib}.d.ts`), `${lib}.d.ts`);
@@ -139,8 +139,8 @@ copy(wasmFile, `${lib}_bg.wasm`);
 copy(path.join(webDir, `${base64Module}.js`), `${base64Module}.js`);
 copy(path.join(webDir, `${base64Module}.d.ts`), `${base64Module}.d.ts`);
 // Hand-written JavaScript that tsc cannot emit (Deno's `import source` of the .wasm).
-copy(path.join(root, "js", "deno-wasm.js"), "deno-wasm.js");
-copy(path.join(root, "js", "deno-wasm.d.ts"), "deno-wasm.d.ts");
+copy(path.join(root, "js", "entries", "deno-wasm.js"), path.join("entries", "deno-wasm.js"));
+copy(path.join(root, "js", "entries", "deno-wasm.d.ts"), path.join("entries", "deno-wasm.d.ts"));
 copy(path.join(nodeDir, `${lib}.js`), `${lib}_node.cjs`);
 const manifest = JSON.parse(fs.readFileSync(path.join(root, "pkg-template", "package.json"), "utf8"));
 manifest.version = crate.version;
