@@ -52,8 +52,9 @@ requireTool("wasm-bindgen", "run scripts/setup.sh");
 requireTool("wasm-opt", "npm ci installs it from the binaryen package");
 requireTool("tsc", "npm ci installs typescript");
 
-// wasm-opt's optimisation of the shipped .wasm. wasm-bindgen's output has no target_features
-// section, so the features the Rust target uses are named here.
+// wasm-opt's optimisation of the shipped .wasm. The target_features section that wasm-bindgen
+// writes names only reference-types (see below), so the features the Rust target uses are named
+// here; the shipped .wasm carries no section.
 const WASM_OPT_FLAGS = [
   "-O3",
   "--converge",
