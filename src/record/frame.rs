@@ -21,36 +21,95 @@ use crate::record::outcome_fields::{ResultFields, TextField};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// The words of the header, in the order of the pieces they measure.
-#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Slot {
-    /// `Form::Json`: the record's JSON text.
-    Json = 0,
-    /// `Form::Json`: the side text (absent: the record has no `textSide` part).
-    Side = 1,
-    /// `Form::Fields`: the pieces.
-    RunId = 2,
-    Tool = 3,
-    CallId = 4,
-    Args = 5,
-    Details = 6,
-    /// All the text entries of the result, in bytes.
-    Texts = 7,
-    /// `Form::Fields`, outcomes: a `ResultShape`.
-    Result = 8,
-    /// `Form::Fields`, outcomes: a `Flag`, the result's `isError`.
-    IsError = 9,
-    /// `Form::Fields`: a `Flag`, `True` when the record's `at` is a number (the `now` passed with
-    /// the frame, which the host takes from it), `Absent` otherwise.
-    At = 10,
-    /// `Form::Fields`, outcomes: a `Flag`, `True` when the outcome has arguments that the host did
-    /// not pass, trusting its call id to find its checked call (`Slot::Args` is then absent).
-    ArgsWithheld = 11,
+/// Declares codes shared with the host: C-like enums that wasm builds also export with
+/// `#[wasm_bindgen]`, so that the glue has each as an object from names to codes and its `.d.ts`
+/// as a TypeScript enum.
+macro_rules! shared_codes {
+    ($($(#[$meta:meta])* pub enum $name:ident { $($(#[$doc:meta])* $variant:ident = $code:literal,)* })*) => {$(
+        $(#[$meta])*
+        #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum $name { $($(#[$doc])* $variant = $code,)* }
+    )*};
 }
 
-/// Words in the header.
-pub const SLOT_COUNT: usize = 12;
+// The enums below share a shape (a documented variant = its code, line after line): they are
+// declarations of distinct codes, not repeated logic.
+shared_codes! {
+    /// The words of the header, in the order of the pieces they measure.
+    pub enum Slot {
+        /// `Form::Json`: the record's JSON text.
+        Json = 0,
+        /// `Form::Json`: the side text (absent: the record has no `textSide` part).
+        Side = 1,
+        /// `Form::Fields`: the pieces.
+        RunId = 2,
+        Tool = 3,
+        CallId = 4,
+        Args = 5,
+        Details = 6,
+        /// All the text entries of the result, in bytes.
+        Texts = 7,
+        /// `Form::Fields`, outcomes: a `ResultShape`.
+        Result = 8,
+        /// `Form::Fields`, outcomes: a `Flag`, the result's `isError`.
+        IsError = 9,
+        /// `Form::Fields`: a `Flag`, `True` when the record's `at` is a number (the `now`
+        /// passed with the frame, which the host takes from it), `Absent` otherwise.
+        At = 10,
+        /// `Form::Fields`, outcomes: a `Flag`, `True` when the outcome has arguments that the
+        /// host did not pass, trusting its call id to find its checked call (`Slot::Args` is
+        /// then absent).
+        ArgsWithheld = 11,
+    }
+
+    /// How the record in a frame is given.
+    pub enum Form {
+        Json = 0,
+        Fields = 1,
+    }
+
+    /// The shape of an outcome's result in `Form::Fields` (see `ResultFields`).
+    pub enum ResultShape {
+        /// No result, or `null`: no text entries.
+        Absent = 0,
+        /// A string result: one text entry.
+        Text = 1,
+        /// `{content: [text parts], details, isError}`: an entry per part.
+        Parts = 2,
+    }
+
+    /// An optional boolean.
+    pub enum Flag {
+        Absent = 0,
+        False = 1,
+        True = 2,
+    }
+
+    /// The first byte of a text entry (see `TextField`).
+    pub enum TextKind {
+        /// The text as it is.
+        Text = 0,
+        /// The lowercase hex SHA-256 of a long text, computed by the host.
+        Sha256Hex = 1,
+    }
+
+    /// What `check` and `record` return.
+    pub enum Status {
+        /// The plain `allow` verdict, built by the host from the record.
+        Allow = 0,
+        /// The guard's `verdict()` holds the verdict's JSON text.
+        Verdict = 1,
+        /// A `Form::Fields` frame the core cannot answer from (not an ordinary record, or too large
+        /// to be sure): send the record as JSON.
+        SendJson = 2,
+        /// The guard's `takeError()` holds the error.
+        Error = 3,
+    }
+}
+
+/// Words in the header: one per `Slot`.
+pub const SLOT_COUNT: usize = Slot::ArgsWithheld as usize + 1;
 /// Bytes of the header, where the pieces begin.
 pub const HEADER_BYTES: usize = 4 * SLOT_COUNT;
 
@@ -64,45 +123,6 @@ const FIELD_PIECES: [Slot; 6] = [
     Slot::Details,
     Slot::Texts,
 ];
-
-/// How the record in a frame is given.
-#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Form {
-    Json = 0,
-    Fields = 1,
-}
-
-/// The shape of an outcome's result in `Form::Fields` (see `ResultFields`).
-#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResultShape {
-    /// No result, or `null`: no text entries.
-    Absent = 0,
-    /// A string result: one text entry.
-    Text = 1,
-    /// `{content: [text parts], details, isError}`: an entry per part.
-    Parts = 2,
-}
-
-/// An optional boolean.
-#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Flag {
-    Absent = 0,
-    False = 1,
-    True = 2,
-}
-
-/// The first byte of a text entry (see `TextField`).
-#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TextKind {
-    /// The text as it is.
-    Text = 0,
-    /// The lowercase hex SHA-256 of a long text, computed by the host.
-    Sha256Hex = 1,
-}
 
 /// A decoded frame.
 #[derive(Debug)]

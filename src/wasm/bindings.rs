@@ -16,25 +16,10 @@
 //! copy the core makes) is zeroed by the allocator (`zeroing_alloc`).
 
 use crate::error::GuardError;
-use crate::record::frame::{self, Form, Record, HEADER_BYTES};
+use crate::record::frame::{self, Form, Record, Status, HEADER_BYTES};
 use crate::verdict::{Answer, Verdict};
 use crate::Guard;
 use wasm_bindgen::prelude::*;
-
-/// What `check` and `record` return.
-#[wasm_bindgen]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// The plain `allow` verdict, built by the wrapper from the record.
-    Allow = 0,
-    /// `verdict()` holds the verdict's JSON text.
-    Verdict = 1,
-    /// A `Form::Fields` frame the core cannot answer from (not an ordinary record, or too large
-    /// to be sure): send the record as JSON.
-    SendJson = 2,
-    /// `takeError()` holds the error.
-    Error = 3,
-}
 
 #[wasm_bindgen]
 pub struct WasmGuard {
