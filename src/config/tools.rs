@@ -2,7 +2,8 @@
 //! well-known gateway tools: which tools poll, which mutate, their caps and extra ignored fields.
 
 use crate::config::{
-    describe, opt_choice, opt_count, opt_object, opt_string_list, reject_unknown_keys, MAX_COUNT,
+    describe, must_be, opt_choice, opt_count, opt_object, opt_string_list, reject_unknown_keys,
+    MAX_COUNT,
 };
 use crate::error::GuardError;
 use serde_json::{Map, Value};
@@ -125,10 +126,7 @@ impl ToolSettings {
     pub fn parse(name: &str, value: &Value) -> Result<ToolSettings, GuardError> {
         let prefix = format!("tools.{name}");
         let Value::Object(map) = value else {
-            return Err(GuardError::config(
-                &prefix,
-                format!("{prefix} must be an object, got {}", describe(value)),
-            ));
+            return Err(must_be(&prefix, "an object", value));
         };
         reject_unknown_keys(
             map,

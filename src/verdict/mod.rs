@@ -168,6 +168,8 @@ pub struct Refusal {
 }
 
 /// `partnerTool`, `retryAfterMs` and `windowMs` are left out of the JSON when absent.
+// The fields repeat `Finding`'s on purpose: this is their wire form in a refusal (plus the tool,
+// minus the detector, which is the refusal's `mode`), and OpenClaw's findings fill it too.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Observed {
     pub tool: String,
@@ -190,6 +192,7 @@ pub struct WouldBe {
 /// The verdict handed to the host as JSON (`to_json`): fields in camelCase, in this order;
 /// `detector`, `threshold`, `runId` and `message` are `null` when absent, `hint`, `refusal` and
 /// `wouldBe` are left out.
+// A plain field list, alike in shape to other structs' (e.g. `Config`) and sharing nothing with them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     pub action: Action,
