@@ -110,12 +110,15 @@ export class InputFrame {
 
   /** Sends the record as JSON text (and the side text after it): the core's `Status`. */
   sendJson(op: Op, json: string, side: string | undefined, nowMs: number): number {
-    const { Form, Slot } = this.codes;
-    const jsonLength = this.#put(json, this.#header);
-    const sideLength = side === undefined ? -1 : this.#put(side, this.#header + jsonLength);
-    this.#word(Slot.Json, jsonLength);
-    this.#word(Slot.Side, sideLength);
+    this.#writeJson(json, side);
+    const { Form } = this.codes;
     return op === "check" ? this.raw.check(Form.Json, nowMs) : this.raw.record(Form.Json, nowMs);
+  }
+
+  /** The core's fingerprints of a record as JSON text (and side text): `RawGuard.fingerprint`'s JSON. */
+  fingerprint(json: string, side: string | undefined): string {
+    this.#writeJson(json, side);
+    return this.raw.fingerprint();
   }
 
   /**
@@ -144,6 +147,15 @@ export class InputFrame {
       this.#view = new Uint8Array(this.memory.buffer, address, this.#length);
       this.#data = new DataView(this.memory.buffer, address, this.#length);
     }
+  }
+
+  /** Writes a `Form.Json` frame. */
+  #writeJson(json: string, side: string | undefined): void {
+    const { Slot } = this.codes;
+    const jsonLength = this.#put(json, this.#header);
+    const sideLength = side === undefined ? -1 : this.#put(side, this.#header + jsonLength);
+    this.#word(Slot.Json, jsonLength);
+    this.#word(Slot.Side, sideLength);
   }
 
   #word(slot: number, value: number): void {

@@ -79,7 +79,7 @@ export class LoopGuardCore {
    */
   fingerprint(record: ToolOutcome): Fingerprints {
     const [json, side] = encodeForCore(record, this.#runtime.largeTexts);
-    const text = this.#call(() => this.#live().fingerprint(json, side), false) as string;
+    const text = this.#call(() => this.#input().fingerprint(json, side), false) as string;
     return JSON.parse(text) as Fingerprints;
   }
 

@@ -18,8 +18,8 @@ export interface RawGuard {
   record(form: number, nowMs: number): number;
   /** The error for which `check` or `record` returned `Status.Error`. */
   takeError(): unknown;
-  /** `{"args": hex, "outcome": hex | null}` of a record (see LoopGuard.fingerprint). */
-  fingerprint(recordJson: string, sideText?: string): string;
+  /** `{"args": hex, "outcome": hex | null}` of the record in a `Form.Json` frame (see LoopGuard.fingerprint). */
+  fingerprint(): string;
   verdict(): string;
   compacted(runId?: string | null): void;
   progress(runId?: string | null, reason?: string | null): void;

@@ -124,16 +124,13 @@ const FIELD_PIECES: [Slot; 6] = [
     Slot::Texts,
 ];
 
-/// A decoded frame.
+/// A `Form::Json` frame.
 #[derive(Debug)]
-pub enum Record<'a> {
-    /// `Form::Json`.
-    Json {
-        text: &'a str,
-        side: Option<&'a [u8]>,
-    },
-    /// `Form::Fields`.
-    Fields(Fields<'a>),
+pub struct Json<'a> {
+    /// The record's JSON text.
+    pub text: &'a str,
+    /// The side text, if any.
+    pub side: Option<&'a [u8]>,
 }
 
 /// A `Form::Fields` frame: the call, and the outcome's pieces still to be read (`outcome`).
@@ -151,21 +148,20 @@ pub struct OutcomeFields<'a> {
     pub args_withheld: bool,
 }
 
-/// Decodes the frame at the start of `input`. `now_ms` is the record's `at` where `Slot::At`
-/// says so.
-pub fn read(input: &[u8], form: Form, now_ms: f64) -> Result<Record<'_>, GuardError> {
-    let header = Header::of(input)?;
-    let mut pieces = Pieces {
-        input,
-        pos: HEADER_BYTES,
-    };
-    if form == Form::Json {
-        let text = pieces
-            .text(header.len(Slot::Json))?
-            .ok_or_else(|| bad("the frame has no record text"))?;
-        let side = pieces.bytes(header.len(Slot::Side))?;
-        return Ok(Record::Json { text, side });
-    }
+/// Decodes the `Form::Json` frame at the start of `input`.
+pub fn read_json(input: &[u8]) -> Result<Json<'_>, GuardError> {
+    let (header, mut pieces) = start(input)?;
+    let text = pieces
+        .text(header.len(Slot::Json))?
+        .ok_or_else(|| bad("the frame has no record text"))?;
+    let side = pieces.bytes(header.len(Slot::Side))?;
+    Ok(Json { text, side })
+}
+
+/// Decodes the call of the `Form::Fields` frame at the start of `input` (`Fields::outcome` reads
+/// the rest). `now_ms` is the record's `at` where `Slot::At` says so.
+pub fn read_fields(input: &[u8], now_ms: f64) -> Result<Fields<'_>, GuardError> {
+    let (header, mut pieces) = start(input)?;
     let run_id = pieces.text(header.len(Slot::RunId))?;
     let tool = pieces
         .text(header.len(Slot::Tool))?
@@ -177,11 +173,20 @@ pub fn read(input: &[u8], form: Form, now_ms: f64) -> Result<Record<'_>, GuardEr
         args: pieces.text(header.len(Slot::Args))?,
         at: (header.flag(Slot::At)? == Some(true)).then_some(now_ms),
     };
-    Ok(Record::Fields(Fields {
+    Ok(Fields {
         call,
         header,
         pieces,
-    }))
+    })
+}
+
+/// The header, and a reader of the pieces after it.
+fn start(input: &[u8]) -> Result<(Header, Pieces<'_>), GuardError> {
+    let pieces = Pieces {
+        input,
+        pos: HEADER_BYTES,
+    };
+    Ok((Header::of(input)?, pieces))
 }
 
 impl<'a> Fields<'a> {
@@ -342,19 +347,25 @@ mod tests {
         bytes
     }
 
+    /// Decodes a whole frame of `form`, the outcome of a fields frame included.
+    fn decodes(input: &[u8], form: Form) -> Result<(), GuardError> {
+        match form {
+            Form::Json => read_json(input).map(|_| ()),
+            Form::Fields => read_fields(input, 0.0)
+                .and_then(Fields::outcome)
+                .map(|_| ()),
+        }
+    }
+
     #[test]
     fn reads_a_json_record_and_its_side_text() {
         let input = frame(
             &[(Slot::Json, 12), (Slot::Side, 3)],
             &[b"{\"tool\":\"t\"}", b"abc"],
         );
-        match read(&input, Form::Json, 0.0).unwrap() {
-            Record::Json { text, side } => {
-                assert_eq!(text, "{\"tool\":\"t\"}");
-                assert_eq!(side, Some(&b"abc"[..]));
-            }
-            other => panic!("{other:?}"),
-        }
+        let json = read_json(&input).unwrap();
+        assert_eq!(json.text, "{\"tool\":\"t\"}");
+        assert_eq!(json.side, Some(&b"abc"[..]));
         assert_eq!(used_len(&input, Form::Json), input.len());
     }
 
@@ -375,9 +386,7 @@ mod tests {
             (Slot::ArgsWithheld, Flag::True as i32),
         ];
         let input = frame(&words, &[b"t", b"c1", b"{}", &texts, b"not read"]);
-        let Record::Fields(fields) = read(&input, Form::Fields, 7.0).unwrap() else {
-            panic!("not fields")
-        };
+        let fields = read_fields(&input, 7.0).unwrap();
         let call = fields.call;
         assert_eq!(
             (call.run_id, call.tool, call.call_id, call.args, call.at),
@@ -433,14 +442,7 @@ mod tests {
             ),
         ];
         for (input, form) in cases {
-            let outcome = |record| match record {
-                Record::Fields(fields) => fields.outcome().map(|_| ()),
-                Record::Json { .. } => Ok(()),
-            };
-            assert!(
-                read(&input, form, 0.0).and_then(outcome).is_err(),
-                "{input:?}"
-            );
+            assert!(decodes(&input, form).is_err(), "{input:?}");
             assert!(used_len(&input, form) <= input.len());
         }
         let shapes = [
@@ -454,13 +456,35 @@ mod tests {
                 (Slot::Result, shape as i32),
             ];
             let input = frame(&words, &[b"t", &texts]);
-            let Record::Fields(fields) = read(&input, Form::Fields, 0.0).unwrap() else {
-                panic!("not fields")
-            };
+            let fields = read_fields(&input, 0.0).unwrap();
             assert_eq!(
                 fields.outcome().unwrap_err().field.as_deref(),
                 Some("result")
             );
+        }
+    }
+
+    #[test]
+    fn any_bytes_decode_or_fail_within_the_buffer() {
+        // Frames of random lengths and bytes (xorshift), headers made mostly of small words.
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 120) as usize;
+            let mut input: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            for word in input.chunks_exact_mut(4).take(SLOT_COUNT) {
+                let small = (next() % 12) as i32 - 2;
+                word.copy_from_slice(&small.to_le_bytes());
+            }
+            for form in [Form::Json, Form::Fields] {
+                let _ = decodes(&input, form);
+                assert!(used_len(&input, form) <= input.len());
+            }
         }
     }
 }

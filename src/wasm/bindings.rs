@@ -16,7 +16,7 @@
 //! copy the core makes) is zeroed by the allocator (`zeroing_alloc`).
 
 use crate::error::GuardError;
-use crate::record::frame::{self, Form, Record, Status, HEADER_BYTES};
+use crate::record::frame::{self, Fields, Form, Status, HEADER_BYTES};
 use crate::verdict::{Answer, Verdict};
 use crate::Guard;
 use wasm_bindgen::prelude::*;
@@ -50,10 +50,7 @@ impl WasmGuard {
     /// error is `SendJson`: the JSON form names the exact error. Infallible, so that the two hot
     /// exports return one plain number.
     fn status(&mut self, form: Form, answer: Result<Option<Answer>, GuardError>) -> Status {
-        let used = frame::used_len(&self.input, form);
-        if let Some(written) = self.input.get_mut(..used) {
-            written.fill(0);
-        }
+        self.clear_input(form);
         match answer {
             Ok(Some(Answer::Allow)) => Status::Allow,
             Ok(Some(Answer::Verdict(verdict))) => self.verdict_status(verdict),
@@ -63,6 +60,14 @@ impl WasmGuard {
                 self.error = Some(error);
                 Status::Error
             }
+        }
+    }
+
+    /// Zeroes the frame of `form` that the host wrote into the input buffer.
+    fn clear_input(&mut self, form: Form) {
+        let used = frame::used_len(&self.input, form);
+        if let Some(written) = self.input.get_mut(..used) {
+            written.fill(0);
         }
     }
 
@@ -113,29 +118,31 @@ impl WasmGuard {
 
     /// `check` of the call in the input buffer's frame; `now_ms` is used when the call has no `at`.
     pub fn check(&mut self, form: Form, now_ms: f64) -> Status {
-        let answer = match frame::read(&self.input, form, now_ms) {
-            Ok(Record::Json { text, .. }) => answered(self.inner.check(text, now_ms)),
-            Ok(Record::Fields(fields)) => self.inner.check_fields(&fields.call, now_ms),
-            Err(error) => Err(error),
+        let input = &self.input;
+        let inner = &mut self.inner;
+        let answer = match form {
+            Form::Json => {
+                frame::read_json(input).and_then(|json| answered(inner.check(json.text, now_ms)))
+            }
+            Form::Fields => frame::read_fields(input, now_ms)
+                .and_then(|fields| inner.check_fields(&fields.call, now_ms)),
         };
         self.status(form, answer)
     }
 
     /// `record` of the outcome in the input buffer's frame.
     pub fn record(&mut self, form: Form, now_ms: f64) -> Status {
-        let answer = match frame::read(&self.input, form, now_ms) {
-            Ok(Record::Json { text, side }) => {
-                answered(self.inner.record_with_side_text(text, side, now_ms))
-            }
-            Ok(Record::Fields(fields)) => {
+        let input = &self.input;
+        let inner = &mut self.inner;
+        let answer = match form {
+            Form::Json => frame::read_json(input).and_then(|json| {
+                answered(inner.record_with_side_text(json.text, json.side, now_ms))
+            }),
+            Form::Fields => frame::read_fields(input, now_ms).and_then(|fields| {
                 let call = fields.call;
-                fields.outcome().and_then(|outcome| {
-                    let withheld = outcome.args_withheld;
-                    self.inner
-                        .record_fields(&call, withheld, &outcome.result, now_ms)
-                })
-            }
-            Err(error) => Err(error),
+                let outcome = Fields::outcome(fields)?;
+                inner.record_fields(&call, outcome.args_withheld, &outcome.result, now_ms)
+            }),
         };
         self.status(form, answer)
     }
@@ -147,16 +154,12 @@ impl WasmGuard {
         to_js_error(error.unwrap_or_else(|| GuardError::record(None, "no error is pending")))
     }
 
-    /// `{"args": hex, "outcome": hex | null}`: the fingerprints `record` would give the record
-    /// (see `Guard::fingerprint`); nothing is stored. `side_text` as for `record`.
-    pub fn fingerprint(
-        &self,
-        record_json: String,
-        side_text: Option<String>,
-    ) -> Result<String, JsValue> {
-        let found = self
-            .inner
-            .fingerprint(&record_json, side_text.as_ref().map(String::as_bytes));
+    /// `{"args": hex, "outcome": hex | null}`: the fingerprints `record` would give the record in
+    /// the input buffer's `Form::Json` frame (see `Guard::fingerprint`); nothing is stored.
+    pub fn fingerprint(&mut self) -> Result<String, JsValue> {
+        let found = frame::read_json(&self.input)
+            .and_then(|json| self.inner.fingerprint(json.text, json.side));
+        self.clear_input(Form::Json);
         let found = found.map_err(to_js_error)?;
         let mut json = String::from("{\"args\":\"");
         push_hex(&mut json, &found.args);
