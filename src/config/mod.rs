@@ -117,6 +117,20 @@ impl Default for Config {
 /// What a preset changes in the defaults (explicit fields are applied after it).
 type ApplyPreset = fn(&mut Config);
 
+/// The values of `preset` and what each does to the defaults.
+pub(crate) const PRESETS: [(&str, ApplyPreset); 3] = [
+    ("default", |_| {}),
+    ("strict", apply_strict),
+    ("openclaw", crate::openclaw::apply_preset),
+];
+
+/// The values of `policy`.
+pub(crate) const POLICIES: [(&str, Policy); 3] = [
+    ("enforce", Policy::Enforce),
+    ("inject", Policy::Inject),
+    ("shadow", Policy::Shadow),
+];
+
 /// The `strict` preset, for small models that loop early and often: an identical call with an
 /// identical result, nothing else changing, is warned at its 2nd call, refused at its 4th and
 /// stops the run at its 6th; other detectors scale with these. No turn cap: a budget is not loop
@@ -169,12 +183,7 @@ impl Config {
         reject_unknown_keys(map, TOP_LEVEL_KEYS, "")?;
 
         let mut config = Config::default();
-        let presets: [(&str, ApplyPreset); 3] = [
-            ("default", |_| {}),
-            ("strict", apply_strict),
-            ("openclaw", crate::openclaw::apply_preset),
-        ];
-        if let Some(apply) = opt_choice(map, "preset", "preset", &presets)? {
+        if let Some(apply) = opt_choice(map, "preset", "preset", &PRESETS)? {
             apply(&mut config);
         }
         if let Some(v) = opt_bool(map, "enabled", "enabled")? {
@@ -242,12 +251,7 @@ impl Config {
                 *slot = ms;
             }
         }
-        let policies = [
-            ("enforce", Policy::Enforce),
-            ("inject", Policy::Inject),
-            ("shadow", Policy::Shadow),
-        ];
-        if let Some(policy) = opt_choice(map, "policy", "policy", &policies)? {
+        if let Some(policy) = opt_choice(map, "policy", "policy", &POLICIES)? {
             config.policy = policy;
         }
         if let Some(tools) = opt_object(map, "tools", "tools")? {

@@ -172,14 +172,16 @@ impl ToolSettings {
     }
 }
 
+/// The values of `tools.<name>.kind`.
+pub(crate) const TOOL_KINDS: [(&str, ToolKind); 4] = [
+    ("poll", ToolKind::Poll),
+    ("read", ToolKind::Read),
+    ("mutate", ToolKind::Mutate),
+    ("command", ToolKind::Command),
+];
+
 fn parse_kind(map: &Map<String, Value>, prefix: &str) -> Result<Option<ToolKind>, GuardError> {
-    let kinds = [
-        ("poll", ToolKind::Poll),
-        ("read", ToolKind::Read),
-        ("mutate", ToolKind::Mutate),
-        ("command", ToolKind::Command),
-    ];
-    opt_choice(map, "kind", &format!("{prefix}.kind"), &kinds)
+    opt_choice(map, "kind", &format!("{prefix}.kind"), &TOOL_KINDS)
 }
 
 fn parse_cap(cap: &Map<String, Value>, prefix: &str) -> Result<Cap, GuardError> {

@@ -25,6 +25,14 @@ pub enum Action {
 }
 
 impl Level {
+    /// Every level, in escalation order.
+    pub const ALL: [Level; 4] = [
+        Level::Ok,
+        Level::Warning,
+        Level::Critical,
+        Level::CircuitBreak,
+    ];
+
     /// The level's name on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -46,6 +54,9 @@ impl Level {
 }
 
 impl Action {
+    /// Every action, in the order of the levels that lead to it.
+    pub const ALL: [Action; 4] = [Action::Allow, Action::Warn, Action::Block, Action::Stop];
+
     /// The action's name on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
