@@ -224,7 +224,7 @@ fn unknown_versions_are_refused_by_number() {
         bytes[4] = version;
         // A valid checksum, so the version itself is what is refused.
         let body = bytes.len() - 32;
-        let checksum = tool_loop_guard::json::canonical::sha256(&bytes[..body]);
+        let checksum = tool_loop_guard::json::digest::sha256(&bytes[..body]);
         bytes[body..].copy_from_slice(&checksum);
         let err = guard.import_run(&bytes).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidSnapshot);
@@ -239,7 +239,7 @@ fn unknown_versions_are_refused_by_number() {
     let mut as_v2 = good.clone();
     as_v2[4] = 2;
     let body = as_v2.len() - 32;
-    let checksum = tool_loop_guard::json::canonical::sha256(&as_v2[..body]);
+    let checksum = tool_loop_guard::json::digest::sha256(&as_v2[..body]);
     as_v2[body..].copy_from_slice(&checksum);
     let err = guard.import_run(&as_v2).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidSnapshot, "{}", err.message);

@@ -1,9 +1,9 @@
 //! JSON number text to the nearest double (ties to even), the result of `str::parse::<f64>`
 //! without core's float parser and its 10 KB table of powers: Clinger's exact floating-point
 //! fast path, exact 64-bit long division for up to 19 digits over a power of ten up to 10^22,
-//! else exact big-integer division (`canonical::Big`, shared with the formatter).
+//! else exact big-integer division (`bignum::Big`, shared with the formatter).
 
-use crate::json::canonical::Big;
+use crate::json::bignum::Big;
 
 /// Significant digits kept exactly. Every double and every midpoint between two adjacent doubles
 /// has at most 768 significant digits, so none lies strictly between the kept digits and the full

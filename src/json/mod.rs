@@ -2,9 +2,14 @@
 //! RFC 8785 canonical form that fingerprints are taken of (streamed into SHA-256), and a small
 //! writer for what the core hands back. Nothing here knows about tools, runs or verdicts.
 
+mod bignum;
 pub mod canonical;
 #[cfg(test)]
 mod differential;
+pub mod digest;
+pub(crate) mod escape;
 mod float_parse;
+mod key_order;
+pub mod number_format;
 pub(crate) mod reader;
 pub(crate) mod writer;

@@ -10,10 +10,12 @@
 //! nesting depth), so a record's fields can be located first and parsed one by one, each with its
 //! own nesting limit and field-named errors.
 
-use crate::json::canonical::{
-    heap_sort, plain_prefix_len, utf16_cmp, write_number, write_string, ByteSink, KeyFilter,
-};
+use crate::json::canonical::KeyFilter;
+use crate::json::digest::ByteSink;
+use crate::json::escape::{plain_prefix_len, write_string};
 use crate::json::float_parse::parse_f64;
+use crate::json::key_order::{heap_sort, utf16_cmp};
+use crate::json::number_format::write_number;
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 

@@ -2,7 +2,7 @@
 //! digest, outcome digest), never raw arguments or results, so memory per run is O(historySize).
 
 use crate::config::tools::ToolKind;
-use crate::json::canonical::Digest;
+use crate::json::digest::Digest;
 use crate::run::tool_table::ToolTable;
 use crate::verdict::DetectorId;
 use std::collections::VecDeque;

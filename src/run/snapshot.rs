@@ -10,7 +10,7 @@
 //! without a call id finds such a pending call by its fingerprint instead.)
 
 use crate::error::{ErrorCode, GuardError};
-use crate::json::canonical::sha256;
+use crate::json::digest::sha256;
 use crate::run::history::{
     detector_code, detector_from_code, kind_code, kind_from_code, CallRecord, CompactionWatch,
     Fingerprint, RecordState, Run, MAX_TOOLS,
