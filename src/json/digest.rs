@@ -96,6 +96,14 @@ impl HashSink {
     }
 }
 
+/// A borrowed sink (`&mut dyn ByteSink` included) is a sink.
+impl<T: ByteSink + ?Sized> ByteSink for &mut T {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        (**self).put(bytes);
+    }
+}
+
 impl ByteSink for Vec<u8> {
     fn put(&mut self, bytes: &[u8]) {
         self.extend_from_slice(bytes);

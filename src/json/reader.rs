@@ -10,12 +10,10 @@
 //! nesting depth), so a record's fields can be located first and parsed one by one, each with its
 //! own nesting limit and field-named errors.
 
-use crate::json::canonical::KeyFilter;
+use crate::json::canonical::{self, KeyFilter, Member, Node, Source};
 use crate::json::digest::ByteSink;
-use crate::json::escape::{plain_prefix_len, write_string};
+use crate::json::escape::plain_prefix_len;
 use crate::json::float_parse::parse_f64;
-use crate::json::key_order::{heap_sort, utf16_cmp};
-use crate::json::number_format::write_number;
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 
@@ -27,9 +25,6 @@ pub enum JsonError {
     /// Nested deeper than the limit.
     TooDeep,
 }
-
-/// Members of an object canonicalised without allocating (larger objects use a vector).
-const INLINE_MEMBERS: usize = 12;
 
 /// The open containers of `skim` (true for an object): 64 levels in a word, deeper ones spilled.
 #[derive(Default)]
@@ -496,154 +491,123 @@ impl<'a> Reader<'a> {
 
 impl Reader<'_> {
     /// Writes the RFC 8785 (JCS) form of the well-formed value at the cursor, nested at most
-    /// `depth` levels, to `sink` without building it: escape-free strings are written from the
-    /// text, integers below 2^53 copied, members sorted (the last of repeated keys wins, as when
-    /// the value is parsed) and the keys `filter` drops left out at every depth. The same bytes as
-    /// `canonical::write_value` of the parsed value.
+    /// `depth` levels, to `sink` without building it, leaving out the keys `filter` drops at every
+    /// depth: the same bytes as `canonical::write_value` of the parsed value (of repeated keys the
+    /// last wins, as when the value is parsed).
     pub fn write_canonical<S: ByteSink>(
         &mut self,
         depth: usize,
         filter: &dyn KeyFilter,
         sink: &mut S,
     ) -> Result<(), JsonError> {
+        canonical::write(self, self.pos, depth, filter, sink)
+    }
+}
+
+/// An array or object of the text as the canonical writer walks it.
+#[derive(Default)]
+pub(crate) struct Container {
+    /// An item or member has been read.
+    started: bool,
+    /// Where the object ends, once its last member is listed.
+    end: usize,
+}
+
+/// The canonical writer reads text as it goes: escape-free strings and integers below 2^53 are
+/// taken from the text, an object's values are skimmed while its members are listed and read
+/// once they are sorted.
+impl<'a> Source<'a> for Reader<'a> {
+    type Error = JsonError;
+    /// A position in the text.
+    type At = usize;
+    type Items = Container;
+    type Members = Container;
+
+    fn node(
+        &mut self,
+        at: usize,
+        depth: usize,
+    ) -> Result<Node<'a, Container, Container>, JsonError> {
+        self.pos = at;
         self.skip_ws();
-        match self.peek() {
-            Some(b'{') => self.write_object(depth, filter, sink),
+        let start = self.pos;
+        Ok(match self.peek() {
+            Some(b'{') => {
+                self.enter(depth)?;
+                Node::Object(Container::default())
+            }
             Some(b'[') => {
-                let depth = self.enter(depth)?;
-                sink.put(b"[");
-                if !self.eat(b']') {
-                    loop {
-                        self.write_canonical(depth, filter, sink)?;
-                        if self.eat(b']') {
-                            break;
-                        }
-                        self.expect(b',')?;
-                        sink.put(b",");
-                    }
-                }
-                sink.put(b"]");
-                Ok(())
+                self.enter(depth)?;
+                Node::Array(Container::default())
             }
-            Some(b'"') => {
-                let start = self.pos;
-                match self.string()? {
-                    // Without escapes a string's text, quotes included, is its canonical form.
-                    Cow::Borrowed(_) => sink.put(self.since(start).as_bytes()),
-                    Cow::Owned(text) => write_string(&text, sink),
-                }
-                Ok(())
-            }
+            Some(b'"') => match self.string()? {
+                Cow::Borrowed(_) => Node::PlainString(self.since(start)),
+                owned => Node::String(owned),
+            },
             Some(b'-' | b'0'..=b'9') => {
                 let (text, float) = self.number_text()?;
-                // Up to 15 digits is below 2^53: such an integer is already in canonical form.
-                let digits = text.trim_start_matches('-');
-                if !float && digits.len() <= 15 && text != "-0" {
-                    sink.put(text.as_bytes());
-                    return Ok(());
+                // Up to 15 digits is below 2^53.
+                if !float && text.trim_start_matches('-').len() <= 15 {
+                    return Ok(Node::ShortInteger(text));
                 }
                 let x = parse_f64(text);
                 if !x.is_finite() {
                     return self.error("number out of range");
                 }
-                write_number(x, sink);
-                Ok(())
+                Node::Number(x)
             }
-            _ => {
-                let start = self.pos;
-                self.literal()?;
-                sink.put(self.since(start).as_bytes());
-                Ok(())
-            }
-        }
+            _ => match self.literal()? {
+                Value::Bool(b) => Node::Bool(b),
+                _ => Node::Null,
+            },
+        })
     }
 
-    /// An object's members in JCS order, leaving out the keys `filter` drops.
-    fn write_object<S: ByteSink>(
-        &mut self,
-        depth: usize,
-        filter: &dyn KeyFilter,
-        sink: &mut S,
-    ) -> Result<(), JsonError> {
-        let depth = self.enter(depth)?;
-        // Small objects with plain keys (nearly all) are sorted on the stack.
-        let mut inline: [(&str, usize); INLINE_MEMBERS] = [("", 0); INLINE_MEMBERS];
-        let mut count = 0;
-        let mut spilled: Vec<(Cow<str>, usize)> = Vec::new();
-        if !self.eat(b'}') {
-            loop {
-                self.skip_ws();
-                let key = self.string()?;
-                self.expect(b':')?;
-                self.skip_ws();
-                match (key, inline.get_mut(count)) {
-                    (Cow::Borrowed(key), Some(slot)) if spilled.is_empty() => {
-                        *slot = (key, self.pos);
-                        count += 1;
-                    }
-                    (key, _) => {
-                        if spilled.is_empty() {
-                            let held = inline.get(..count).unwrap_or_default();
-                            spilled.extend(held.iter().map(|&(k, at)| (Cow::Borrowed(k), at)));
-                        }
-                        spilled.push((key, self.pos));
-                    }
-                }
-                self.skim()?;
-                if self.eat(b'}') {
-                    break;
-                }
-                self.expect(b',')?;
-            }
+    fn next_item(&mut self, items: &mut Container) -> Result<Option<usize>, JsonError> {
+        if self.eat(b']') {
+            return Ok(None);
         }
-        let end = self.pos;
-        if spilled.is_empty() {
-            let members = inline.get_mut(..count).unwrap_or_default();
-            self.write_members(members, depth, filter, sink)?;
-        } else {
-            self.write_members(&mut spilled, depth, filter, sink)?;
+        if items.started {
+            self.expect(b',')?;
         }
-        self.pos = end;
-        Ok(())
+        items.started = true;
+        Ok(Some(self.pos))
     }
 
-    /// Writes `{…}` from an object's members (key, where its value starts), sorted here.
-    fn write_members<K: AsRef<str>, S: ByteSink>(
+    fn next_member(
         &mut self,
-        members: &mut [(K, usize)],
-        depth: usize,
-        filter: &dyn KeyFilter,
-        sink: &mut S,
-    ) -> Result<(), JsonError> {
-        // Key order (UTF-16 code units), then document order, so the last of equal keys is last.
-        heap_sort(members, |a, b| {
-            utf16_cmp(a.0.as_ref(), b.0.as_ref())
-                .then(a.1.cmp(&b.1))
-                .is_lt()
-        });
-        sink.put(b"{");
-        let mut first = true;
-        for (i, (key, start)) in members.iter().enumerate() {
-            let key = key.as_ref();
-            let repeated = members
-                .get(i + 1)
-                .is_some_and(|(next, _)| next.as_ref() == key);
-            self.pos = *start;
-            if repeated || filter.drops(key) {
-                // Left out of the canonical form, but held to the same rules as a kept value.
-                self.check_value(depth)?;
-                continue;
-            }
-            if !first {
-                sink.put(b",");
-            }
-            first = false;
-            write_string(key, sink);
-            sink.put(b":");
-            self.write_canonical(depth, filter, sink)?;
+        members: &mut Container,
+    ) -> Result<Option<Member<'a, usize>>, JsonError> {
+        if members.started {
+            // The previous member's value, checked while it is passed over.
+            self.skim()?;
         }
-        sink.put(b"}");
-        Ok(())
+        if self.eat(b'}') {
+            members.end = self.pos;
+            return Ok(None);
+        }
+        if members.started {
+            self.expect(b',')?;
+        }
+        members.started = true;
+        self.skip_ws();
+        let key = self.string()?;
+        self.expect(b':')?;
+        self.skip_ws();
+        Ok(Some((key, self.pos)))
+    }
+
+    fn close(&mut self, members: Container) {
+        self.pos = members.end;
+    }
+
+    fn skip(&mut self, at: usize, depth: usize) -> Result<(), JsonError> {
+        self.pos = at;
+        self.check_value(depth)
+    }
+
+    fn document_order(a: &usize, b: &usize) -> std::cmp::Ordering {
+        a.cmp(b)
     }
 }
 
