@@ -11,10 +11,10 @@ use crate::json::digest::ByteSink;
 use crate::json::escape::write_string;
 use crate::json::key_order::sort_members;
 use crate::json::number_format::write_number;
+use crate::json::reader::JsonError;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::convert::Infallible;
 
 /// Decides which object keys are dropped while canonicalising.
 pub trait KeyFilter {
@@ -31,7 +31,7 @@ impl KeyFilter for KeepAll {
 }
 
 /// A value as the canonical writer reads it from its source: a scalar, or a container to walk.
-pub(crate) enum Node<'s, Items, Members> {
+pub(crate) enum Node<'s> {
     Null,
     Bool(bool),
     /// An integer of at most 15 digits, as JSON text writes it (no fraction, no exponent).
@@ -40,104 +40,127 @@ pub(crate) enum Node<'s, Items, Members> {
     /// A string as JSON text writes it, quotes included, when it holds no escape.
     PlainString(&'s str),
     String(Cow<'s, str>),
-    Array(Items),
-    Object(Members),
+    Array(Walk<'s>),
+    Object(Walk<'s>),
+}
+
+/// Where a value is, as the source that listed it knows it.
+#[derive(Clone, Copy)]
+pub(crate) enum At<'s> {
+    /// A position in JSON text.
+    Text(usize),
+    Parsed(&'s Value),
+}
+
+impl At<'_> {
+    /// Of two members with the same key (only text can repeat one), which comes first.
+    fn document_order(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (At::Text(a), At::Text(b)) => a.cmp(b),
+            _ => Ordering::Equal,
+        }
+    }
+}
+
+/// An array or object being walked, as the source that opened it knows it.
+pub(crate) enum Walk<'s> {
+    /// In JSON text: whether an item or member has been read, and where an object ends once
+    /// its members are listed.
+    Text {
+        started: bool,
+        end: usize,
+    },
+    Items(std::slice::Iter<'s, Value>),
+    Members(serde_json::map::Iter<'s>),
 }
 
 /// An object member: its key, and where its value is.
-pub(crate) type Member<'s, At> = (Cow<'s, str>, At);
+pub(crate) type Member<'s> = (Cow<'s, str>, At<'s>);
 
-/// Where the canonical writer reads a value from: a parsed value, or JSON text (`Reader`).
+/// Where the canonical writer reads a value from: a parsed value (`Parsed`), or JSON text
+/// (`Reader`). A source is only handed back the places and walks it produced itself.
 pub(crate) trait Source<'s> {
-    /// Why text cannot be read (a parsed value always can).
-    type Error;
-    /// Where a value is: its position in the text, or a reference to it.
-    type At: Copy;
-    /// An array being walked.
-    type Items;
-    /// An object being walked.
-    type Members;
-
     /// The value at `at`, nested at most `depth` levels (`[[1]]` is two).
-    fn node(
-        &mut self,
-        at: Self::At,
-        depth: usize,
-    ) -> Result<Node<'s, Self::Items, Self::Members>, Self::Error>;
+    fn node(&mut self, at: At<'s>, depth: usize) -> Result<Node<'s>, JsonError>;
 
     /// Where the next element of an array is, or `None` after the last. Each element is read
     /// (`node`, and all it holds) before the next is asked for.
-    fn next_item(&mut self, items: &mut Self::Items) -> Result<Option<Self::At>, Self::Error>;
+    fn next_item(&mut self, items: &mut Walk<'s>) -> Result<Option<At<'s>>, JsonError>;
 
-    /// The next member of an object (its key, where its value is), or `None` after the last.
-    /// All members are listed before any value is read.
-    fn next_member(
-        &mut self,
-        members: &mut Self::Members,
-    ) -> Result<Option<Member<'s, Self::At>>, Self::Error>;
+    /// The next member of an object, or `None` after the last. All members are listed before
+    /// any value is read.
+    fn next_member(&mut self, members: &mut Walk<'s>) -> Result<Option<Member<'s>>, JsonError>;
 
     /// The object's values have been read, in canonical order rather than the source's.
-    fn close(&mut self, members: Self::Members);
+    fn close(&mut self, members: Walk<'s>);
 
     /// A member's value that is left out (a dropped key, or a key repeated later): text is held
     /// to the same rules as a kept value.
-    fn skip(&mut self, at: Self::At, depth: usize) -> Result<(), Self::Error>;
-
-    /// Of two members with the same key (only text can repeat one), which comes first.
-    fn document_order(a: &Self::At, b: &Self::At) -> Ordering;
+    fn skip(&mut self, at: At<'s>, depth: usize) -> Result<(), JsonError>;
 }
 
-/// Members of an object held on the stack (larger objects, or keys with escapes, use a vector).
+/// Members of an object held on the stack (larger objects use a vector).
 const INLINE_MEMBERS: usize = 12;
 
-/// An object's members as listed by its source.
-enum Members<'s, At> {
-    None,
-    /// Borrowed keys; slots from `count` on repeat the first member.
-    Inline([(&'s str, At); INLINE_MEMBERS], usize),
-    Spilled(Vec<Member<'s, At>>),
+/// An object's members as its source lists them.
+struct Members<'s> {
+    /// The first members; slots from `count` on are unused.
+    inline: [Member<'s>; INLINE_MEMBERS],
+    count: usize,
+    /// All members, once there are more than fit inline.
+    spilled: Vec<Member<'s>>,
 }
 
-impl<'s, At: Copy> Members<'s, At> {
-    fn push(&mut self, key: Cow<'s, str>, at: At) {
-        match (&mut *self, key) {
-            (Members::None, Cow::Borrowed(key)) => {
-                *self = Members::Inline([(key, at); INLINE_MEMBERS], 1);
+impl<'s> Members<'s> {
+    fn new() -> Self {
+        Members {
+            inline: [const { (Cow::Borrowed(""), At::Text(0)) }; INLINE_MEMBERS],
+            count: 0,
+            spilled: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, member: Member<'s>) {
+        match self.inline.get_mut(self.count) {
+            Some(slot) => {
+                *slot = member;
+                self.count += 1;
             }
-            (Members::Inline(inline, count), Cow::Borrowed(key)) if *count < INLINE_MEMBERS => {
-                if let Some(slot) = inline.get_mut(*count) {
-                    *slot = (key, at);
+            None => {
+                if self.spilled.is_empty() {
+                    let inline = self.inline.iter_mut();
+                    self.spilled
+                        .extend(inline.map(|(key, at)| (std::mem::take(key), *at)));
                 }
-                *count += 1;
+                self.spilled.push(member);
             }
-            (Members::Spilled(spilled), key) => spilled.push((key, at)),
-            (held, key) => {
-                let mut spilled = Vec::new();
-                if let Members::Inline(inline, count) = held {
-                    let inline = inline.get(..*count).unwrap_or_default();
-                    spilled.extend(inline.iter().map(|&(key, at)| (Cow::Borrowed(key), at)));
-                }
-                spilled.push((key, at));
-                *self = Members::Spilled(spilled);
-            }
+        }
+    }
+
+    /// The members in the order they were listed.
+    fn as_mut_slice(&mut self) -> &mut [Member<'s>] {
+        if self.spilled.is_empty() {
+            self.inline.get_mut(..self.count).unwrap_or_default()
+        } else {
+            &mut self.spilled
         }
     }
 }
 
 /// The canonical writer: the keys it drops, and where the bytes go.
-struct Writer<'w, S: ?Sized> {
+struct Writer<'w> {
     filter: &'w dyn KeyFilter,
-    sink: &'w mut S,
+    sink: &'w mut dyn ByteSink,
 }
 
-impl<S: ByteSink> Writer<'_, S> {
+impl Writer<'_> {
     /// The value at `at`, nested at most `depth` levels.
-    fn value<'s, Src: Source<'s>>(
+    fn value<'s>(
         &mut self,
-        src: &mut Src,
-        at: Src::At,
+        src: &mut dyn Source<'s>,
+        at: At<'s>,
         depth: usize,
-    ) -> Result<(), Src::Error> {
+    ) -> Result<(), JsonError> {
         match src.node(at, depth)? {
             Node::Null => self.sink.put(b"null"),
             Node::Bool(true) => self.sink.put(b"true"),
@@ -167,48 +190,27 @@ impl<S: ByteSink> Writer<'_, S> {
     }
 
     /// An object (its `node`, nested at most `depth` levels) without the members named in
-    /// `without`.
-    fn object<'s, Src: Source<'s>>(
+    /// `without`: `{…}` of its members sorted here, the last of repeated keys and the keys
+    /// dropped left out.
+    fn object<'s>(
         &mut self,
-        src: &mut Src,
-        mut object: Src::Members,
+        src: &mut dyn Source<'s>,
+        mut object: Walk<'s>,
         depth: usize,
         without: &[&str],
-    ) -> Result<(), Src::Error> {
-        let mut members = Members::None;
-        while let Some((key, at)) = src.next_member(&mut object)? {
-            members.push(key, at);
+    ) -> Result<(), JsonError> {
+        let mut members = Members::new();
+        while let Some(member) = src.next_member(&mut object)? {
+            members.push(member);
         }
+        let members = members.as_mut_slice();
+        sort_members(members, At::document_order);
         let depth = depth.saturating_sub(1);
-        match members {
-            Members::None => self.sink.put(b"{}"),
-            Members::Inline(mut inline, count) => {
-                let inline = inline.get_mut(..count).unwrap_or_default();
-                self.members(src, inline, depth, without)?;
-            }
-            Members::Spilled(mut spilled) => self.members(src, &mut spilled, depth, without)?,
-        }
-        src.close(object);
-        Ok(())
-    }
-
-    /// `{…}` of an object's members (key, where the value is), sorted here; the last of repeated
-    /// keys and the keys dropped are left out.
-    fn members<'s, Src: Source<'s>, K: AsRef<str>>(
-        &mut self,
-        src: &mut Src,
-        members: &mut [(K, Src::At)],
-        depth: usize,
-        without: &[&str],
-    ) -> Result<(), Src::Error> {
-        sort_members(members, Src::document_order);
         self.sink.put(b"{");
         let mut first = true;
         for (i, (key, at)) in members.iter().enumerate() {
             let key = key.as_ref();
-            let repeated = members
-                .get(i + 1)
-                .is_some_and(|(next, _)| next.as_ref() == key);
+            let repeated = members.get(i + 1).is_some_and(|(next, _)| next == key);
             if repeated || without.contains(&key) || self.filter.drops(key) {
                 src.skip(*at, depth)?;
                 continue;
@@ -222,67 +224,58 @@ impl<S: ByteSink> Writer<'_, S> {
             self.value(src, *at, depth)?;
         }
         self.sink.put(b"}");
+        src.close(object);
         Ok(())
     }
 }
 
 /// Writes the canonical form of the value at `at` of `src`, nested at most `depth` levels,
 /// without the keys `filter` drops.
-pub(crate) fn write<'s, Src: Source<'s>, S: ByteSink>(
-    src: &mut Src,
-    at: Src::At,
+pub(crate) fn write<'s>(
+    src: &mut dyn Source<'s>,
+    at: At<'s>,
     depth: usize,
     filter: &dyn KeyFilter,
-    sink: &mut S,
-) -> Result<(), Src::Error> {
+    sink: &mut dyn ByteSink,
+) -> Result<(), JsonError> {
     Writer { filter, sink }.value(src, at, depth)
 }
 
-/// A parsed value as a source: well-formed by construction, with unique keys.
+/// A parsed value as a source: well-formed by construction, with unique keys, never refused.
 struct Parsed;
 
 impl<'v> Source<'v> for Parsed {
-    type Error = Infallible;
-    type At = &'v Value;
-    type Items = std::slice::Iter<'v, Value>;
-    type Members = serde_json::map::Iter<'v>;
-
-    fn node(
-        &mut self,
-        at: &'v Value,
-        _depth: usize,
-    ) -> Result<Node<'v, Self::Items, Self::Members>, Infallible> {
+    fn node(&mut self, at: At<'v>, _depth: usize) -> Result<Node<'v>, JsonError> {
         Ok(match at {
-            Value::Null => Node::Null,
-            Value::Bool(b) => Node::Bool(*b),
-            Value::Number(n) => Node::Number(n.as_f64().unwrap_or(0.0)),
-            Value::String(s) => Node::String(Cow::Borrowed(s)),
-            Value::Array(items) => Node::Array(items.iter()),
-            Value::Object(map) => Node::Object(map.iter()),
+            At::Parsed(Value::Null) | At::Text(_) => Node::Null,
+            At::Parsed(Value::Bool(b)) => Node::Bool(*b),
+            At::Parsed(Value::Number(n)) => Node::Number(n.as_f64().unwrap_or(0.0)),
+            At::Parsed(Value::String(s)) => Node::String(Cow::Borrowed(s)),
+            At::Parsed(Value::Array(items)) => Node::Array(Walk::Items(items.iter())),
+            At::Parsed(Value::Object(map)) => Node::Object(Walk::Members(map.iter())),
         })
     }
 
-    fn next_item(&mut self, items: &mut Self::Items) -> Result<Option<&'v Value>, Infallible> {
-        Ok(items.next())
+    fn next_item(&mut self, items: &mut Walk<'v>) -> Result<Option<At<'v>>, JsonError> {
+        Ok(match items {
+            Walk::Items(items) => items.next().map(At::Parsed),
+            _ => None,
+        })
     }
 
-    fn next_member(
-        &mut self,
-        members: &mut Self::Members,
-    ) -> Result<Option<Member<'v, &'v Value>>, Infallible> {
-        Ok(members
-            .next()
-            .map(|(key, value)| (Cow::Borrowed(key.as_str()), value)))
+    fn next_member(&mut self, members: &mut Walk<'v>) -> Result<Option<Member<'v>>, JsonError> {
+        Ok(match members {
+            Walk::Members(members) => members
+                .next()
+                .map(|(key, value)| (Cow::Borrowed(key.as_str()), At::Parsed(value))),
+            _ => None,
+        })
     }
 
-    fn close(&mut self, _members: Self::Members) {}
+    fn close(&mut self, _members: Walk<'v>) {}
 
-    fn skip(&mut self, _at: &'v Value, _depth: usize) -> Result<(), Infallible> {
+    fn skip(&mut self, _at: At<'v>, _depth: usize) -> Result<(), JsonError> {
         Ok(())
-    }
-
-    fn document_order(_a: &&'v Value, _b: &&'v Value) -> Ordering {
-        Ordering::Equal
     }
 }
 
@@ -298,8 +291,8 @@ pub fn to_canonical_string(value: &Value) -> String {
 
 /// Writes the canonical form of `value` without the keys `filter` drops.
 pub fn write_value(value: &Value, filter: &dyn KeyFilter, sink: &mut dyn ByteSink) {
-    let written = write(&mut Parsed, value, ANY_DEPTH, filter, &mut { sink });
-    written.unwrap_or_else(|never| match never {});
+    // A parsed value is never refused.
+    let _ = write(&mut Parsed, At::Parsed(value), ANY_DEPTH, filter, sink);
 }
 
 /// An object without the top-level members named in `without` (and without the keys `filter`
@@ -310,9 +303,9 @@ pub fn write_object_without(
     filter: &dyn KeyFilter,
     sink: &mut dyn ByteSink,
 ) {
-    let sink = &mut { sink };
-    let written = Writer { filter, sink }.object(&mut Parsed, map.iter(), ANY_DEPTH, without);
-    written.unwrap_or_else(|never| match never {});
+    let object = Walk::Members(map.iter());
+    // A parsed value is never refused.
+    let _ = Writer { filter, sink }.object(&mut Parsed, object, ANY_DEPTH, without);
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! nesting depth), so a record's fields can be located first and parsed one by one, each with its
 //! own nesting limit and field-named errors.
 
-use crate::json::canonical::{self, KeyFilter, Member, Node, Source};
+use crate::json::canonical::{self, At, KeyFilter, Member, Node, Source, Walk};
 use crate::json::digest::ByteSink;
 use crate::json::escape::plain_prefix_len;
 use crate::json::float_parse::parse_f64;
@@ -170,37 +170,46 @@ impl<'a> Reader<'a> {
             Some(b'{') => {
                 let depth = self.enter(depth)?;
                 let mut map = Map::new();
-                if self.eat(b'}') {
-                    return Ok(Value::Object(map));
-                }
-                loop {
-                    self.skip_ws();
-                    let key = self.string()?;
-                    self.expect(b':')?;
-                    map.insert(key.into_owned(), self.value(depth)?);
-                    if self.eat(b'}') {
-                        return Ok(Value::Object(map));
-                    }
-                    self.expect(b',')?;
-                }
+                self.list(b'}', |reader| {
+                    reader.skip_ws();
+                    let key = reader.string()?;
+                    reader.expect(b':')?;
+                    map.insert(key.into_owned(), reader.value(depth)?);
+                    Ok(())
+                })?;
+                Ok(Value::Object(map))
             }
             Some(b'[') => {
                 let depth = self.enter(depth)?;
                 let mut items = Vec::new();
-                if self.eat(b']') {
-                    return Ok(Value::Array(items));
-                }
-                loop {
-                    items.push(self.value(depth)?);
-                    if self.eat(b']') {
-                        return Ok(Value::Array(items));
-                    }
-                    self.expect(b',')?;
-                }
+                self.list(b']', |reader| {
+                    items.push(reader.value(depth)?);
+                    Ok(())
+                })?;
+                Ok(Value::Array(items))
             }
             Some(b'"') => self.string().map(|s| Value::String(s.into_owned())),
             Some(b'-' | b'0'..=b'9') => self.number(),
             _ => self.literal(),
+        }
+    }
+
+    /// The members of an object or the items of an array (the cursor after its opening
+    /// bracket), each read by `item`, up to the `close` bracket.
+    fn list(
+        &mut self,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        if self.eat(close) {
+            return Ok(());
+        }
+        loop {
+            item(self)?;
+            if self.eat(close) {
+                return Ok(());
+            }
+            self.expect(b',')?;
         }
     }
 
@@ -494,51 +503,48 @@ impl Reader<'_> {
     /// `depth` levels, to `sink` without building it, leaving out the keys `filter` drops at every
     /// depth: the same bytes as `canonical::write_value` of the parsed value (of repeated keys the
     /// last wins, as when the value is parsed).
-    pub fn write_canonical<S: ByteSink>(
+    pub fn write_canonical(
         &mut self,
         depth: usize,
         filter: &dyn KeyFilter,
-        sink: &mut S,
+        sink: &mut dyn ByteSink,
     ) -> Result<(), JsonError> {
-        canonical::write(self, self.pos, depth, filter, sink)
+        let at = At::Text(self.pos);
+        canonical::write(self, at, depth, filter, sink)
     }
-}
 
-/// An array or object of the text as the canonical writer walks it.
-#[derive(Default)]
-pub(crate) struct Container {
-    /// An item or member has been read.
-    started: bool,
-    /// Where the object ends, once its last member is listed.
-    end: usize,
+    /// The position a place of the text stands for (a text source is handed only those).
+    fn seek(&mut self, at: At) -> Result<(), JsonError> {
+        match at {
+            At::Text(pos) => {
+                self.pos = pos;
+                Ok(())
+            }
+            At::Parsed(_) => self.error("not a place in the text"),
+        }
+    }
 }
 
 /// The canonical writer reads text as it goes: escape-free strings and integers below 2^53 are
 /// taken from the text, an object's values are skimmed while its members are listed and read
 /// once they are sorted.
 impl<'a> Source<'a> for Reader<'a> {
-    type Error = JsonError;
-    /// A position in the text.
-    type At = usize;
-    type Items = Container;
-    type Members = Container;
-
-    fn node(
-        &mut self,
-        at: usize,
-        depth: usize,
-    ) -> Result<Node<'a, Container, Container>, JsonError> {
-        self.pos = at;
+    fn node(&mut self, at: At<'a>, depth: usize) -> Result<Node<'a>, JsonError> {
+        self.seek(at)?;
         self.skip_ws();
         let start = self.pos;
+        let walk = || Walk::Text {
+            started: false,
+            end: 0,
+        };
         Ok(match self.peek() {
             Some(b'{') => {
                 self.enter(depth)?;
-                Node::Object(Container::default())
+                Node::Object(walk())
             }
             Some(b'[') => {
                 self.enter(depth)?;
-                Node::Array(Container::default())
+                Node::Array(walk())
             }
             Some(b'"') => match self.string()? {
                 Cow::Borrowed(_) => Node::PlainString(self.since(start)),
@@ -546,8 +552,7 @@ impl<'a> Source<'a> for Reader<'a> {
             },
             Some(b'-' | b'0'..=b'9') => {
                 let (text, float) = self.number_text()?;
-                // Up to 15 digits is below 2^53.
-                if !float && text.trim_start_matches('-').len() <= 15 {
+                if short_integer(text, float) {
                     return Ok(Node::ShortInteger(text));
                 }
                 let x = parse_f64(text);
@@ -563,58 +568,64 @@ impl<'a> Source<'a> for Reader<'a> {
         })
     }
 
-    fn next_item(&mut self, items: &mut Container) -> Result<Option<usize>, JsonError> {
+    fn next_item(&mut self, items: &mut Walk<'a>) -> Result<Option<At<'a>>, JsonError> {
+        let Walk::Text { started, .. } = items else {
+            return Ok(None);
+        };
         if self.eat(b']') {
             return Ok(None);
         }
-        if items.started {
+        if *started {
             self.expect(b',')?;
         }
-        items.started = true;
-        Ok(Some(self.pos))
+        *started = true;
+        Ok(Some(At::Text(self.pos)))
     }
 
-    fn next_member(
-        &mut self,
-        members: &mut Container,
-    ) -> Result<Option<Member<'a, usize>>, JsonError> {
-        if members.started {
+    fn next_member(&mut self, members: &mut Walk<'a>) -> Result<Option<Member<'a>>, JsonError> {
+        let Walk::Text { started, end } = members else {
+            return Ok(None);
+        };
+        if *started {
             // The previous member's value, checked while it is passed over.
             self.skim()?;
         }
         if self.eat(b'}') {
-            members.end = self.pos;
+            *end = self.pos;
             return Ok(None);
         }
-        if members.started {
+        if *started {
             self.expect(b',')?;
         }
-        members.started = true;
+        *started = true;
         self.skip_ws();
         let key = self.string()?;
         self.expect(b':')?;
         self.skip_ws();
-        Ok(Some((key, self.pos)))
+        Ok(Some((key, At::Text(self.pos))))
     }
 
-    fn close(&mut self, members: Container) {
-        self.pos = members.end;
+    fn close(&mut self, members: Walk<'a>) {
+        if let Walk::Text { end, .. } = members {
+            self.pos = end;
+        }
     }
 
-    fn skip(&mut self, at: usize, depth: usize) -> Result<(), JsonError> {
-        self.pos = at;
+    fn skip(&mut self, at: At<'a>, depth: usize) -> Result<(), JsonError> {
+        self.seek(at)?;
         self.check_value(depth)
-    }
-
-    fn document_order(a: &usize, b: &usize) -> std::cmp::Ordering {
-        a.cmp(b)
     }
 }
 
 /// False for a number (`number_text`) that `Reader::value` refuses: beyond the double range.
-/// Integers of up to 15 digits are in range without parsing.
 fn in_range(text: &str, float: bool) -> bool {
-    (!float && text.trim_start_matches('-').len() <= 15) || parse_f64(text).is_finite()
+    short_integer(text, float) || parse_f64(text).is_finite()
+}
+
+/// True for an integer of at most 15 digits (a number from `number_text`): below 2^53, so
+/// exact as a double and in range without parsing.
+fn short_integer(text: &str, float: bool) -> bool {
+    !float && text.len() - usize::from(text.starts_with('-')) <= 15
 }
 
 /// Parses a whole document (nested at most `depth` levels).
