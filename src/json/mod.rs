@@ -12,4 +12,6 @@ mod float_parse;
 mod key_order;
 pub mod number_format;
 pub(crate) mod reader;
+#[cfg(test)]
+pub(crate) mod test_rng;
 pub(crate) mod writer;

@@ -331,11 +331,9 @@ mod tests {
 
     #[test]
     fn numbers_are_shortest_and_read_back() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = crate::json::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..50_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next();
             for x in [
                 f64::from_bits(state),
                 (state % 100_000_000) as f64 / 10_000.0,
