@@ -7,7 +7,7 @@
 //! `serde_json::Value` (`write_value`), or JSON text at a `Reader`'s cursor
 //! (`Reader::write_canonical`), canonicalised as it is read, without building a tree.
 
-use crate::json::digest::ByteSink;
+use crate::json::digest::{ByteSink, Sink};
 use crate::json::escape::write_string;
 use crate::json::key_order::sort_members;
 use crate::json::number_format::write_number;
@@ -150,7 +150,7 @@ impl<'s> Members<'s> {
 /// The canonical writer: the keys it drops, and where the bytes go.
 struct Writer<'w> {
     filter: &'w dyn KeyFilter,
-    sink: &'w mut dyn ByteSink,
+    sink: Sink<'w>,
 }
 
 impl Writer<'_> {
@@ -168,10 +168,10 @@ impl Writer<'_> {
             // Below 2^53, so exact: JSON's integer text is ECMAScript's, but for negative zero.
             Node::ShortInteger("-0") => self.sink.put(b"0"),
             Node::ShortInteger(text) => self.sink.put(text.as_bytes()),
-            Node::Number(x) => write_number(x, self.sink),
+            Node::Number(x) => write_number(x, &mut self.sink),
             // JCS escapes only what JSON must: a string without escapes is already canonical.
             Node::PlainString(quoted) => self.sink.put(quoted.as_bytes()),
-            Node::String(text) => write_string(&text, self.sink),
+            Node::String(text) => write_string(&text, &mut self.sink),
             Node::Array(mut items) => {
                 self.sink.put(b"[");
                 let mut first = true;
@@ -219,7 +219,7 @@ impl Writer<'_> {
                 self.sink.put(b",");
             }
             first = false;
-            write_string(key, self.sink);
+            write_string(key, &mut self.sink);
             self.sink.put(b":");
             self.value(src, *at, depth)?;
         }
@@ -238,6 +238,7 @@ pub(crate) fn write<'s>(
     filter: &dyn KeyFilter,
     sink: &mut dyn ByteSink,
 ) -> Result<(), JsonError> {
+    let sink = sink.sort();
     Writer { filter, sink }.value(src, at, depth)
 }
 
@@ -305,6 +306,7 @@ pub fn write_object_without(
 ) {
     let object = Walk::Members(map.iter());
     // A parsed value is never refused.
+    let sink = sink.sort();
     let _ = Writer { filter, sink }.object(&mut Parsed, object, ANY_DEPTH, without);
 }
 

@@ -9,6 +9,34 @@ pub type Digest = [u8; 32];
 /// Anything canonical bytes can be written to.
 pub trait ByteSink {
     fn put(&mut self, bytes: &[u8]);
+
+    /// This sink, told apart when it is a `HashSink`.
+    fn sort(&mut self) -> Sink<'_>;
+}
+
+/// A sink told apart: the hashing sink or another. Canonical output is many tiny pieces
+/// (brackets, commas, quotes, short keys); the canonical writer copies them into a `HashSink`'s
+/// buffer inline, where a call per piece through `dyn ByteSink` would cost more than the copy.
+pub enum Sink<'a> {
+    Hash(&'a mut HashSink),
+    Other(&'a mut dyn ByteSink),
+}
+
+impl ByteSink for Sink<'_> {
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        match self {
+            Sink::Hash(hash) => hash.put(bytes),
+            Sink::Other(sink) => sink.put(bytes),
+        }
+    }
+
+    fn sort(&mut self) -> Sink<'_> {
+        match self {
+            Sink::Hash(hash) => Sink::Hash(hash),
+            Sink::Other(sink) => Sink::Other(*sink),
+        }
+    }
 }
 
 /// Bytes gathered before they are handed to the hasher.
@@ -79,6 +107,10 @@ impl ByteSink for HashSink {
             None => self.put_after_flush(bytes),
         }
     }
+
+    fn sort(&mut self) -> Sink<'_> {
+        Sink::Hash(self)
+    }
 }
 
 impl HashSink {
@@ -96,17 +128,13 @@ impl HashSink {
     }
 }
 
-/// A borrowed sink (`&mut dyn ByteSink` included) is a sink.
-impl<T: ByteSink + ?Sized> ByteSink for &mut T {
-    #[inline]
-    fn put(&mut self, bytes: &[u8]) {
-        (**self).put(bytes);
-    }
-}
-
 impl ByteSink for Vec<u8> {
     fn put(&mut self, bytes: &[u8]) {
         self.extend_from_slice(bytes);
+    }
+
+    fn sort(&mut self) -> Sink<'_> {
+        Sink::Other(self)
     }
 }
 

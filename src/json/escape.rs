@@ -39,17 +39,25 @@ pub fn plain_prefix_len(bytes: &[u8]) -> usize {
 }
 
 /// Writes a JSON string with JCS's minimal escaping; clean runs go to the sink in one piece.
-pub fn write_string<S: ByteSink + ?Sized>(s: &str, sink: &mut S) {
-    sink.put(b"\"");
+pub fn write_string<S: ByteSink>(s: &str, sink: &mut S) {
     let bytes = s.as_bytes();
     let plain = plain_prefix_len(bytes);
     if plain == bytes.len() {
+        sink.put(b"\"");
         sink.put(bytes);
         sink.put(b"\"");
-        return;
+    } else {
+        write_escaped(bytes, plain, sink);
     }
+}
+
+/// `write_string` of a string whose first byte to escape is at `first`: one copy of this code
+/// for every sink, as it is the rarer case.
+#[inline(never)]
+fn write_escaped(bytes: &[u8], first: usize, sink: &mut dyn ByteSink) {
+    sink.put(b"\"");
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    for (i, &b) in bytes.iter().enumerate().skip(first) {
         let escape: Option<&[u8]> = match b {
             b'"' => Some(b"\\\""),
             b'\\' => Some(b"\\\\"),
