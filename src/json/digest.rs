@@ -18,7 +18,9 @@ pub trait ByteSink {
 /// (brackets, commas, quotes, short keys); the canonical writer copies them into a `HashSink`'s
 /// buffer inline, where a call per piece through `dyn ByteSink` would cost more than the copy.
 pub enum Sink<'a> {
+    /// The buffered SHA-256.
     Hash(&'a mut HashSink),
+    /// Any other sink.
     Other(&'a mut dyn ByteSink),
 }
 
