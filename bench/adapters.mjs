@@ -11,7 +11,7 @@ import { guardLangChain } from "../pkg/adapters/langchain.js";
 import { guardMastra } from "../pkg/adapters/mastra.js";
 import { guardMcpClient } from "../pkg/adapters/mcp.js";
 import { guardOpenAIAgents } from "../pkg/adapters/openai-agents.js";
-import { LoopGuard } from "../pkg/node.js";
+import { LoopGuard } from "../pkg/entries/node.js";
 import { duration, met, printTable } from "./format.mjs";
 import { median } from "./timing.mjs";
 

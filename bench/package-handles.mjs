@@ -6,7 +6,7 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const PKG_URL = new URL("../pkg/", import.meta.url);
-export const NODE_ENTRY = new URL("node.js", PKG_URL);
+export const NODE_ENTRY = new URL("entries/node.js", PKG_URL);
 export const PORTABLE_ENTRY = new URL("index.js", PKG_URL);
 export const GLUE = new URL("tool_loop_guard.js", PKG_URL);
 export const WASM_FILE = fileURLToPath(new URL("tool_loop_guard_bg.wasm", PKG_URL));

@@ -3,9 +3,23 @@
 // readers; eval/build-devset.mjs reads this one. None of these is reserved by /work/shared/DATA.md
 // (tau-bench's own historical_trajectories/, including gpt-4o-airline.json, are not used).
 
-/** SWE-agent runs copied into course repositories from SWE-bench experiment submissions. */
-const submissionRun = (model) => (file) => ({ task: file.split("/").at(-1).replace(/\.traj$/, ""), model });
+/**
+ * A course repository of SWE-agent 1.0 runs copied from SWE-bench experiment submissions: every
+ * `.traj` file matching `pattern` is a run named after the file; `modelOf(file)` names its model.
+ */
+const courseRepo = ({ id, repo, commit, pattern = /\.traj$/, modelOf }) => ({
+  id,
+  repo,
+  commit,
+  licence: "none stated",
+  format: "swe-agent",
+  system: "SWE-agent 1.0 (function calling)",
+  pattern,
+  describe: (file) => ({ task: file.split("/").at(-1).replace(/\.traj$/, ""), model: modelOf(file) }),
+});
 
+// One row per repository. Rows of the same format share their keys (a shape the duplicate scan
+// flags); the values they also share are written once, in courseRepo.
 export const SOURCES = [
   {
     id: "taubench-agentverify",
@@ -50,52 +64,34 @@ export const SOURCES = [
       model: file.startsWith("tests/") ? "gpt-4 (test fixture)" : "demonstration (replayed actions)",
     }),
   },
-  {
+  courseRepo({
     id: "sweagent-cs598-lgetter",
     repo: "lgetter/swe-agent-trajectory-analysis",
     commit: "b63a1fe6ec11271b2c90730c242c3c562622b6d2",
-    licence: "none stated",
-    format: "swe-agent",
-    system: "SWE-agent 1.0 (function calling)",
     pattern: /^trajs\/.*\.traj$/,
-    describe: submissionRun("claude (SWE-agent 1.0.1 SWE-bench Verified submission)"),
-  },
-  {
+    modelOf: () => "claude (SWE-agent 1.0.1 SWE-bench Verified submission)",
+  }),
+  courseRepo({
     id: "sweagent-cs598-apurv",
     repo: "apurv-sawant15/SWE-Agent-Trajectory-Analysis",
     commit: "c3da9e5359dbb0ec9d1e19d5365e533bfda2fac0",
-    licence: "none stated",
-    format: "swe-agent",
-    system: "SWE-agent 1.0 (function calling)",
-    pattern: /\.traj$/,
-    describe: (file) => ({
-      task: file.split("/").at(-1).replace(/\.traj$/, ""),
-      model: file.startsWith("Qwen") ? "Qwen-2.5-Coder-Instruct" : "claude-sonnet",
-    }),
-  },
-  {
+    modelOf: (file) => (file.startsWith("Qwen") ? "Qwen-2.5-Coder-Instruct" : "claude-sonnet"),
+  }),
+  courseRepo({
     id: "sweagent-cs598-group8",
     repo: "RLin8103/cs598-swe-agent-trajectory-analysis-group8",
     commit: "f6ccbefc064c0478e2fc9ce7fd9793277cbdbcf1",
-    licence: "none stated",
-    format: "swe-agent",
-    system: "SWE-agent 1.0 (function calling)",
-    pattern: /\.traj$/,
-    describe: (file) => ({ task: file.split("/").at(-1).replace(/\.traj$/, ""), model: file.includes("sweagent_lm") ? "SWE-agent-LM-32B" : "claude-4-sonnet" }),
-  },
-  {
+    modelOf: (file) => (file.includes("sweagent_lm") ? "SWE-agent-LM-32B" : "claude-4-sonnet"),
+  }),
+  courseRepo({
     id: "sweagent-cs598-team26",
     repo: "noahantisseril/CS598JBR-Team-26",
     commit: "5b406e6daf25bc422282cf3a00d70decfd21da11",
-    licence: "none stated",
-    format: "swe-agent",
-    system: "SWE-agent 1.0 (function calling)",
-    pattern: /\.traj$/,
-    describe: (file) => ({
-      task: file.split("/").at(-1).replace(/\.traj$/, ""),
-      model: file.includes("sweagent_lm_32b") ? "SWE-agent-LM-32B (submission 20250511_sweagent_lm_32b)" : "claude-4-sonnet-20250514 (submission 20250522_sweagent_claude-4-sonnet-20250514)",
-    }),
-  },
+    modelOf: (file) =>
+      file.includes("sweagent_lm_32b")
+        ? "SWE-agent-LM-32B (submission 20250511_sweagent_lm_32b)"
+        : "claude-4-sonnet-20250514 (submission 20250522_sweagent_claude-4-sonnet-20250514)",
+  }),
   {
     id: "agentdojo-luna",
     repo: "Liu-Ruotian/agentdojo-luna-trajectories",

@@ -4,19 +4,10 @@
  * properties and are converted here; anything else from wasm is an internal failure.
  */
 
-/**
- * Codes from the core (`invalid_config`, `invalid_record`, `too_deep`, `too_large`,
- * `invalid_snapshot`) and from the wrapper (`internal`, `not_initialized`, `freed`).
- */
-export type LoopGuardErrorCode =
-  | "invalid_config"
-  | "invalid_record"
-  | "too_deep"
-  | "too_large"
-  | "invalid_snapshot"
-  | "internal"
-  | "not_initialized"
-  | "freed";
+import type { CoreErrorCode } from "./names.js";
+
+/** Codes from the core (`CORE_ERROR_CODES`) and from the wrapper (`internal`, `not_initialized`, `freed`). */
+export type LoopGuardErrorCode = CoreErrorCode | "internal" | "not_initialized" | "freed";
 
 export class LoopGuardError extends Error {
   /** Stable, machine-readable reason. */

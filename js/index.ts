@@ -1,7 +1,9 @@
 /**
  * Portable entry (`browser` and `default` conditions): no Node built-ins, nothing runs at import.
  * `await init()` once before `new LoopGuard()`; it loads the `.wasm` next to this file unless given
- * a URL, a fetch Response, the bytes or a compiled WebAssembly.Module.
+ * a URL, a fetch Response, the bytes or a compiled WebAssembly.Module. Unlike the runtime-specific
+ * entries in entries/, it sits at the package root, where pages without a bundler import it by
+ * path (`node_modules/tool-loop-guard/index.js`).
  */
 import { coreVersionOf, guardOn } from "./entry.js";
 import { currentRuntime, notInitialized, setRuntime } from "./instance.js";

@@ -3,29 +3,16 @@
  * the configuration. These mirror the Rust core's wire format; the core validates every value.
  */
 
-/** Stable detector ids. Later versions of the core may add ids; handle unknown ones as a default. */
-export type DetectorId =
-  | "generic_repeat"
-  | "known_poll_no_progress"
-  | "ping_pong"
-  | "unknown_tool_repeat"
-  | "global_circuit_breaker"
-  | "post_compaction_loop"
-  | "cycle"
-  | "stall"
-  | "error_repeat"
-  | "max_turns"
-  | "tool_cap"
-  /** `preset: "openclaw"` only: one tool cycling a few argument patterns without progress. */
-  | "argument_churn"
-  /** Set only by the JS wrapper: the wasm core failed and the call was allowed (fail-open). */
-  | "internal_error";
+import type { Action, CoreDetectorId, Level, Policy, Preset, ToolKind } from "./names.js";
 
-/** What the host must do: run the tool, run it and inject `hint`, refuse it, or end the run. */
-export type Action = "allow" | "warn" | "block" | "stop";
+export type { Action, Level, Policy, Preset, ToolKind };
 
-/** Severity, in escalation order; each level maps to one action. */
-export type Level = "ok" | "warning" | "critical" | "circuit_break";
+/**
+ * Stable detector ids: the core's (`argument_churn` only under `preset: "openclaw"`) and
+ * `internal_error`, set only by the JS wrapper when the wasm core failed and the call was allowed
+ * (fail-open). Later versions of the core may add ids; handle unknown ones as a default.
+ */
+export type DetectorId = CoreDetectorId | "internal_error";
 
 /** A proposed tool call, passed to `check()` before dispatch. */
 export interface ToolCall {
@@ -121,7 +108,7 @@ export interface LoopGuardConfig {
    * `"strict"` suits small models; `"openclaw"` gives OpenClaw 2026.9.6's own verdicts (see the
    * README's "Coming from OpenClaw"). Explicit fields override the preset.
    */
-  preset?: "default" | "strict" | "openclaw";
+  preset?: Preset;
   historySize?: number;
   warningThreshold?: number;
   criticalThreshold?: number;
@@ -150,7 +137,7 @@ export interface LoopGuardConfig {
   /** Patient polling escalates past a warning only after this much polling time. */
   pollBudgetMs?: number;
   /** `enforce` (default); `inject`: refusals become warnings with a hint; `shadow`: always allow, with `wouldBe`. */
-  policy?: "enforce" | "inject" | "shadow";
+  policy?: Policy;
   /** Per-tool settings, by tool name. */
   tools?: Record<string, ToolSettings>;
   /** Extra object keys dropped (at any depth) before results and errors are compared. */
@@ -171,7 +158,7 @@ export interface LoopGuardConfig {
 /** Settings for one tool (`tools.<name>` in the config). */
 export interface ToolSettings {
   /** Overrides the built-in classification (poll tools, mutating verbs, everything else reads). */
-  kind?: "poll" | "read" | "mutate" | "command";
+  kind?: ToolKind;
   /** At most `calls` calls within any `windowMs`; further calls are blocked by `tool_cap`. */
   cap?: { calls: number; windowMs: number };
   /** Keys (at any depth) or JSON pointers (starting with `/`) ignored in this tool's outcomes. */

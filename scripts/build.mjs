@@ -5,16 +5,15 @@
 // Then links node_modules/tool-loop-guard -> pkg so tests and the demo import the built package,
 // and prints raw and gzipped sizes.
 //
-// wasm-pack is not used: it cannot pass --experimental-reset-state-function to wasm-bindgen, and
-// that flag is what lets the wrapper replace a trapped wasm instance (see js/runtime.ts). The
-// steps are the ones wasm-pack runs (cargo build, wasm-bindgen, wasm-opt with the flags from
-// [package.metadata.wasm-pack.profile.release] in Cargo.toml).
+// The tools: cargo, the wasm-bindgen CLI (scripts/setup.sh installs the version Cargo.lock pins),
+// binaryen's wasm-opt and tsc (npm devDependencies). wasm-pack is not used: it cannot pass
+// --experimental-reset-state-function to wasm-bindgen, and that flag is what lets the wrapper
+// replace a trapped wasm instance (see js/runtime.ts).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
-import { dropTargetFeature } from "./target-features.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const build = path.join(root, "build");
@@ -53,11 +52,26 @@ requireTool("wasm-bindgen", "run scripts/setup.sh");
 requireTool("wasm-opt", "npm ci installs it from the binaryen package");
 requireTool("tsc", "npm ci installs typescript");
 
-// What Cargo knows: version, library name, target directory, wasm-opt flags.
+// wasm-opt's optimisation of the shipped .wasm. The target_features section that wasm-bindgen
+// writes names only reference-types (see below), so the features the Rust target uses are named
+// here; the shipped .wasm carries no section.
+const WASM_OPT_FLAGS = [
+  "-O3",
+  "--converge",
+  "--strip-producers",
+  "--strip-target-features",
+  "--enable-bulk-memory",
+  "--enable-nontrapping-float-to-int",
+  "--enable-sign-ext",
+  "--enable-mutable-globals",
+  "--enable-multivalue",
+  "--enable-reference-types",
+];
+
+// What Cargo knows: version, library name, target directory.
 const metadata = JSON.parse(run("cargo", ["metadata", "--no-deps", "--format-version", "1"], { capture: true }));
 const crate = metadata.packages.find((p) => p.manifest_path === path.join(root, "Cargo.toml"));
 const lib = crate.targets.find((t) => t.kind.includes("cdylib")).name.replaceAll("-", "_");
-const wasmOptFlags = crate.metadata?.["wasm-pack"]?.profile?.release?.["wasm-opt"] ?? ["-O"];
 
 // The wasm-bindgen CLI must be the exact version the crate links against.
 const lockFile = path.join(root, "Cargo.lock");
@@ -70,25 +84,34 @@ if (locked !== undefined && cli !== locked) fail(`wasm-bindgen CLI is ${cli}, Ca
 const cargoArgs = ["build", "--lib", "--release", "--target", "wasm32-unknown-unknown"];
 run("cargo", fs.existsSync(lockFile) ? [...cargoArgs, "--locked"] : cargoArgs);
 const linked = path.join(metadata.target_directory, "wasm32-unknown-unknown", "release", `${lib}.wasm`);
-// A copy without the `multivalue` declaration, so that wasm-bindgen's exports compile fast in V8
-// (see scripts/target-features.mjs).
+// wasm-bindgen's input: the linked module without its target_features section. Rust's prebuilt
+// std for wasm32 is compiled with `multivalue`, so the section lists it, and wasm-bindgen would
+// then turn every export that returns a string, bytes or a Result into a function with several
+// results. V8 11 (Node 20) compiles a JS-to-wasm wrapper for each such signature while compiling
+// the module: about 2.5 ms of the 4.5 ms of `new WebAssembly.Module`. Without the section,
+// wasm-bindgen keeps the return-pointer convention, whose signatures V8's generic wrapper serves
+// without compiling anything (tests/js/node/wasm-module.test.mjs checks). The Rust ABI never
+// returns several values, so no code changes. wasm-opt runs no passes here; -g keeps the function
+// names, from which wasm-bindgen names the exports the glue calls (`__wbindgen_malloc`, ...).
+// binaryen can only drop the whole section, not one entry of it, so `--reference-types` tells
+// wasm-bindgen the other feature it reads there (externref glue; a flag hidden from the CLI's
+// help as "inferred from the Wasm features", kept by the 0.2.129 that Cargo.toml pins).
 fs.mkdirSync(build, { recursive: true });
 const input = path.join(build, `${lib}.wasm`);
-fs.copyFileSync(linked, input);
-log(`${dropTargetFeature(input, "multivalue") ? "dropped" : "no"} multivalue entry in target_features`);
+run("wasm-opt", [linked, "-g", "--strip-target-features", "-o", input]);
 
 // Glue: `web` (ESM, initSync/init) for all ESM entries, `nodejs` (CommonJS) for require.
 const webDir = path.join(build, "wasm");
 const nodeDir = path.join(build, "wasm-node");
 for (const [target, dir] of [["web", webDir], ["nodejs", nodeDir]]) {
   fs.rmSync(dir, { recursive: true, force: true });
-  run("wasm-bindgen", ["--target", target, "--experimental-reset-state-function", "--out-dir", dir, input]);
+  run("wasm-bindgen", ["--target", target, "--reference-types", "--experimental-reset-state-function", "--out-dir", dir, input]);
 }
 const wasmFile = path.join(webDir, `${lib}_bg.wasm`);
 if (!fs.readFileSync(wasmFile).equals(fs.readFileSync(path.join(nodeDir, `${lib}_bg.wasm`)))) {
   fail("the web and nodejs targets produced different .wasm files; the package ships only one");
 }
-run("wasm-opt", [wasmFile, "-o", wasmFile, ...wasmOptFlags]);
+run("wasm-opt", [wasmFile, "-o", wasmFile, ...WASM_OPT_FLAGS]);
 
 // The `.wasm` as base64, for the `./inline` entry (environments without file or URL access).
 const base64Module = `${lib}_bg_base64`;
@@ -106,10 +129,10 @@ run("tsc", ["-p", "js/tsconfig.cjs.json"]);
 
 // Assemble pkg/.
 fs.rmSync(pkg, { recursive: true, force: true });
-fs.mkdirSync(path.join(pkg, "cjs"), { recursive: true });
 const copy = (from, to) => fs.copyFileSync(from, path.join(pkg, to));
-fs.cpSync(path.join(build, "esm"), pkg, { recursive: true }); // subdirectories too: replay/, cli/
-for (const name of fs.readdirSync(path.join(build, "cjs"))) copy(path.join(build, "cjs", name), path.join("cjs", name));
+// The layout of js/: the wrapper at the root, entries/, adapters/, replay/, cli/.
+fs.cpSync(path.join(build, "esm"), pkg, { recursive: true });
+fs.cpSync(path.join(build, "cjs"), path.join(pkg, "cjs"), { recursive: true });
 fs.writeFileSync(path.join(pkg, "cjs", "package.json"), `${JSON.stringify({ type: "commonjs" }, null, 2)}\n`);
 copy(path.join(webDir, `${lib}.js`), `${lib}.js`);
 copy(path.join(webDir, `${lib}.d.ts`), `${lib}.d.ts`);
@@ -117,8 +140,8 @@ copy(wasmFile, `${lib}_bg.wasm`);
 copy(path.join(webDir, `${base64Module}.js`), `${base64Module}.js`);
 copy(path.join(webDir, `${base64Module}.d.ts`), `${base64Module}.d.ts`);
 // Hand-written JavaScript that tsc cannot emit (Deno's `import source` of the .wasm).
-copy(path.join(root, "js", "deno-wasm.js"), "deno-wasm.js");
-copy(path.join(root, "js", "deno-wasm.d.ts"), "deno-wasm.d.ts");
+copy(path.join(root, "js", "entries", "deno-wasm.js"), path.join("entries", "deno-wasm.js"));
+copy(path.join(root, "js", "entries", "deno-wasm.d.ts"), path.join("entries", "deno-wasm.d.ts"));
 copy(path.join(nodeDir, `${lib}.js`), `${lib}_node.cjs`);
 const manifest = JSON.parse(fs.readFileSync(path.join(root, "pkg-template", "package.json"), "utf8"));
 manifest.version = crate.version;

@@ -32,18 +32,16 @@ cargo_tool cargo-fuzz cargo-fuzz "$CARGO_FUZZ_VERSION"
 # No wasm-pack: scripts/build.mjs runs cargo, wasm-bindgen and wasm-opt itself, because wasm-pack
 # cannot pass --experimental-reset-state-function to wasm-bindgen (see the head of build.mjs).
 
-if [[ ! -x /usr/bin/chromium ]]; then
-  log "installing Debian chromium (browser tests)"
+# Debian packages, one apt-get run for those missing: chromium (the browser tests, driven by
+# playwright-core) and redis-server (the Node gateway example's tests start their own on 127.0.0.1).
+apt_missing=()
+[[ -x /usr/bin/chromium ]] || apt_missing+=(chromium)
+[[ -x /usr/bin/redis-server ]] || apt_missing+=(redis-server)
+if [[ ${#apt_missing[@]} -gt 0 ]]; then
+  log "installing Debian ${apt_missing[*]}"
   if [[ $(id -u) -eq 0 ]]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
-fi
-
-if [[ ! -x /usr/bin/redis-server ]]; then
-  log "installing Debian redis-server (the Node gateway example's tests start their own on 127.0.0.1)"
-  if [[ $(id -u) -eq 0 ]]; then SUDO=""; else SUDO="sudo"; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${apt_missing[@]}" >/dev/null
 fi
 
 # npm ci only when the lockfile changed since the last install here (or nothing is installed).

@@ -14,6 +14,16 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code the core gives.
+    pub const ALL: [ErrorCode; 5] = [
+        ErrorCode::InvalidConfig,
+        ErrorCode::InvalidRecord,
+        ErrorCode::TooDeep,
+        ErrorCode::TooLarge,
+        ErrorCode::InvalidSnapshot,
+    ];
+
+    /// The code's name on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::InvalidConfig => "invalid_config",

@@ -13,9 +13,8 @@ use crate::record::outcome::{
 use crate::record::outcome_fields::{digest_result_fields, ResultFields};
 use crate::record::volatile_table::{is_send, SEND_VOLATILE_KEYS};
 use crate::report::stats::{Counters, Stats};
-use crate::run::history::{
-    fingerprint, CallRecord, CompactionWatch, Fingerprint, RecordState, Run,
-};
+use crate::run::call_record::{fingerprint, CallRecord, Fingerprint, RecordState};
+use crate::run::history::{CompactionWatch, Run};
 use crate::run::snapshot;
 use crate::run::table::RunTable;
 use crate::verdict::{Action, Answer, DetectorId, Finding, Level, Verdict};

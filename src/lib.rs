@@ -13,6 +13,8 @@ pub mod config;
 mod detectors;
 pub mod error;
 mod guard;
+#[cfg(test)]
+mod js_names;
 pub mod json;
 mod openclaw;
 pub mod record;

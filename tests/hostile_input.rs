@@ -168,7 +168,31 @@ fn random_fields_end_in_ok_or_a_typed_error() {
 /// earlier of two equal keys, or a volatile key that the fingerprint drops (issue 18).
 #[test]
 fn skipped_members_are_refused_like_kept_ones() {
-    use tool_loop_guard::{CallFields, ErrorCode, ResultFields, TextField};
+    use tool_loop_guard::{CallFields, ErrorCode, GuardError, ResultFields, TextField, Verdict};
+    /// A call of tool `t` with these arguments and nothing else.
+    fn call_of_t(args: Option<&str>) -> CallFields<'_> {
+        CallFields {
+            run_id: None,
+            tool: "t",
+            call_id: None,
+            args,
+            at: None,
+        }
+    }
+    /// `answer` is a `code` error on `field` (`input` is shown when it is not).
+    fn assert_refused(
+        answer: Result<Verdict, GuardError>,
+        code: ErrorCode,
+        field: &str,
+        input: &str,
+    ) {
+        let err = answer.unwrap_err();
+        assert_eq!(
+            (err.code, err.field.as_deref()),
+            (code, Some(field)),
+            "{input}"
+        );
+    }
     let config = json!({});
     let mut guard = Guard::new(&config).unwrap();
     let expected = trace_verdicts(&mut Guard::new(&config).unwrap());
@@ -186,19 +210,8 @@ fn skipped_members_are_refused_like_kept_ones() {
             format!(r#"{{"b":[{{"a":{bad},"a":1}}]}}"#),
         ] {
             let call = format!(r#"{{"tool":"t","args":{args}}}"#);
-            let err = guard.check(&call, 0.0).unwrap_err();
-            assert_eq!(
-                (err.code, err.field.as_deref()),
-                (code, Some("args")),
-                "{call}"
-            );
-            let fields = CallFields {
-                run_id: None,
-                tool: "t",
-                call_id: None,
-                args: Some(&args),
-                at: None,
-            };
+            assert_refused(guard.check(&call, 0.0), code, "args", &call);
+            let fields = call_of_t(Some(&args));
             assert!(guard.check_fields(&fields, 0.0).is_err(), "{args}");
         }
         // Result details: kept, or volatile (dropped from the fingerprint).
@@ -210,19 +223,7 @@ fn skipped_members_are_refused_like_kept_ones() {
             let outcome = format!(
                 r#"{{"tool":"t","result":{{"content":[{{"type":"text","text":"x"}}],"details":{details}}}}}"#
             );
-            let err = guard.record(&outcome, 0.0).unwrap_err();
-            assert_eq!(
-                (err.code, err.field.as_deref()),
-                (code, Some("result")),
-                "{outcome}"
-            );
-            let fields = CallFields {
-                run_id: None,
-                tool: "t",
-                call_id: None,
-                args: None,
-                at: None,
-            };
+            assert_refused(guard.record(&outcome, 0.0), code, "result", &outcome);
             let result = ResultFields::Parts {
                 texts: vec![TextField::Text("x")],
                 details: Some(&details),
@@ -230,7 +231,9 @@ fn skipped_members_are_refused_like_kept_ones() {
             };
             // The fields way declines; the JSON way then gives the error above.
             assert!(
-                guard.record_fields(&fields, false, &result, 0.0).is_err(),
+                guard
+                    .record_fields(&call_of_t(None), false, &result, 0.0)
+                    .is_err(),
                 "{details}"
             );
         }

@@ -114,6 +114,14 @@ fn identical_call(id: &str, result: bool) -> String {
     call.to_string()
 }
 
+/// Checks the identical call `id` at `at` and, when `completes`, records its outcome.
+fn identical_step(guard: &mut Guard, id: &str, at: f64, completes: bool) {
+    guard.check(&identical_call(id, false), at).unwrap();
+    if completes {
+        guard.record(&identical_call(id, true), at).unwrap();
+    }
+}
+
 fn hex_bytes(hex: &str) -> Vec<u8> {
     (0..hex.len())
         .step_by(2)
@@ -147,25 +155,11 @@ fn continue_after_v2_state(guard: &mut Guard) -> Vec<serde_json::Value> {
 #[test]
 fn version_2_and_3_snapshots_import_and_refuse_as_before() {
     let mut straight = Guard::new(&v2_config()).unwrap();
-    straight
-        .check(&identical_call("c1", false), 1000.0)
-        .unwrap();
-    straight
-        .record(&identical_call("c1", true), 1000.0)
-        .unwrap();
+    identical_step(&mut straight, "c1", 1000.0, true);
     straight.compacted(Some("r1"));
-    straight
-        .check(&identical_call("c2", false), 2000.0)
-        .unwrap();
-    straight
-        .record(&identical_call("c2", true), 2000.0)
-        .unwrap();
-    straight
-        .check(&identical_call("c3a", false), 3000.0)
-        .unwrap();
-    straight
-        .check(&identical_call("c3b", false), 3000.0)
-        .unwrap();
+    identical_step(&mut straight, "c2", 2000.0, true);
+    identical_step(&mut straight, "c3a", 3000.0, false);
+    identical_step(&mut straight, "c3b", 3000.0, false);
     // The current format holds the same state: exporting now and importing that gives the
     // same continuation as the old bytes.
     let current = straight.export_run(Some("r1"));
@@ -214,6 +208,13 @@ fn version_2_and_3_snapshots_import_and_refuse_as_before() {
     }
 }
 
+/// Rewrites the snapshot's trailing SHA-256 over its edited body.
+fn reseal(bytes: &mut [u8]) {
+    let body = bytes.len() - 32;
+    let checksum = tool_loop_guard::json::digest::sha256(&bytes[..body]);
+    bytes[body..].copy_from_slice(&checksum);
+}
+
 #[test]
 fn unknown_versions_are_refused_by_number() {
     let mut guard = Guard::new(&json!(null)).unwrap();
@@ -223,9 +224,7 @@ fn unknown_versions_are_refused_by_number() {
         let mut bytes = good.clone();
         bytes[4] = version;
         // A valid checksum, so the version itself is what is refused.
-        let body = bytes.len() - 32;
-        let checksum = tool_loop_guard::json::digest::sha256(&bytes[..body]);
-        bytes[body..].copy_from_slice(&checksum);
+        reseal(&mut bytes);
         let err = guard.import_run(&bytes).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidSnapshot);
         assert!(
@@ -238,9 +237,7 @@ fn unknown_versions_are_refused_by_number() {
     // A version 4 body read as version 2 (16-byte fingerprints) does not parse.
     let mut as_v2 = good.clone();
     as_v2[4] = 2;
-    let body = as_v2.len() - 32;
-    let checksum = tool_loop_guard::json::digest::sha256(&as_v2[..body]);
-    as_v2[body..].copy_from_slice(&checksum);
+    reseal(&mut as_v2);
     let err = guard.import_run(&as_v2).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidSnapshot, "{}", err.message);
 }

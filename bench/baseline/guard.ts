@@ -16,6 +16,9 @@ export interface BaselineConfig extends Thresholds {
   maxRuns: number;
 }
 
+// ToolCall, ToolOutcome and Verdict restate the package's types (js/types.ts) on purpose: the
+// baseline stands alone (its tsconfig compiles this folder only) as the guard a user could write
+// without the package, and the bench feeds both guards the same calls and compares their verdicts.
 export interface ToolCall {
   runId?: string;
   tool: string;

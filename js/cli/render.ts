@@ -3,6 +3,7 @@
  * detector, count, and for a refused call whether it withheld new information or was costless)
  * and a summary line; after all runs a total. ANSI colour only when the caller asks for it.
  */
+import { ACTIONS } from "../names.js";
 import type { ReplayTotals, RunReport, TimelineEvent, TimelineRow } from "../replay/index.js";
 
 export interface Paint {
@@ -21,8 +22,6 @@ export function paint(colour: boolean): Paint {
   }
   return { warn: ansi(33, 39), refuse: ansi(31, 39), dim: ansi(2, 22), bold: ansi(1, 22) };
 }
-
-const ACTIONS = ["allow", "warn", "block", "stop"];
 
 /** The action a timeline row shows: the stronger of its check and record verdicts. */
 function rowAction(row: TimelineRow): string {

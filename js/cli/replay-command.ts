@@ -3,7 +3,7 @@
  * and a summary per run and a total (or JSON Lines with `--json`). Exit code 0 when nothing was
  * refused, 1 when something would have been, 2 when an input was bad.
  */
-import { LoopGuard } from "../node.js";
+import { LoopGuard } from "../entries/node.js";
 import { addToTotals, emptyTotals } from "../replay/index.js";
 import { ReplaySink } from "./collect.js";
 import { readInputs } from "./inputs.js";

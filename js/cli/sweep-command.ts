@@ -7,7 +7,7 @@
  * input, or when no setting is valid.
  */
 import { LoopGuardError } from "../errors.js";
-import { LoopGuard } from "../node.js";
+import { LoopGuard } from "../entries/node.js";
 import { replayTrajectory, type SweepRow, sweepRow, sweepSettings, tallyRun, type Trajectory } from "../replay/index.js";
 import { TrajectorySink } from "./collect.js";
 import { readInputs } from "./inputs.js";

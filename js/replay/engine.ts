@@ -14,6 +14,7 @@
  * Time: a call replays at its `at`; a call without one at the time of the call before it (0 when
  * the run has no timestamps), so replays are deterministic.
  */
+import { LEVELS } from "../names.js";
 import type { Fingerprints, ToolCall, ToolOutcome, Verdict } from "../types.js";
 import { shortArgs } from "./display.js";
 import type { CallStep, FormatId, RunHeader, RunMeta, Step } from "./types.js";
@@ -112,8 +113,6 @@ export interface ReplayOptions {
 function brief(verdict: Verdict): VerdictBrief {
   return { action: verdict.action, level: verdict.level, detector: verdict.detector, count: verdict.count };
 }
-
-const LEVELS: Verdict["level"][] = ["ok", "warning", "critical", "circuit_break"];
 
 /** The outcome keys of a step, as a record carries them. */
 function outcomeOf(step: CallStep): { result?: unknown; error?: unknown } {

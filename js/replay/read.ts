@@ -5,18 +5,18 @@
  */
 import { parseJson, TrajectoryError } from "./errors.js";
 import { aiSdkSteps, looksLikeAiSdk, readAiSdk } from "./formats/ai-sdk.js";
-import { anthropicMessages, looksLikeAnthropic, readAnthropic } from "./formats/anthropic.js";
+import { looksLikeAnthropic, readAnthropic } from "./formats/anthropic.js";
 import { ClaudeCodeReader, isClaudeCodeEntry } from "./formats/claude-code.js";
 import { CodexReader, isCodexLine } from "./formats/codex.js";
 import { isJsonlRecord, JsonlReader } from "./formats/jsonl.js";
 import { looksLikeMiniSweAgent, readMiniSweAgent } from "./formats/mini-swe-agent.js";
-import { chatMessages, looksLikeChat, readChat } from "./formats/openai-chat.js";
+import { looksLikeChat, readChat } from "./formats/openai-chat.js";
 import { isResponseItem, readResponses, responseItems } from "./formats/openai-responses.js";
 import { looksLikeSweAgent, readSweAgent } from "./formats/swe-agent.js";
 import { looksLikeTauBench, readTauBench } from "./formats/tau-bench.js";
 import { type LineReader, readAllLines } from "./lines.js";
 import type { FormatId, Source, Trajectory } from "./types.js";
-import { isObject, type JsonObject } from "./values.js";
+import { isObject, type JsonObject, messageList } from "./values.js";
 
 /** Formats read line by line (JSONL); the others are one JSON document. */
 export type LineFormat = "jsonl" | "claude-code" | "codex";
@@ -70,7 +70,7 @@ export function detectDocumentFormat(doc: unknown, source: Source = {}): Documen
   const steps = aiSdkSteps(doc);
   if (steps !== undefined && looksLikeAiSdk(steps)) return "ai-sdk";
   if (responseItems(doc)?.some(isResponseItem) === true) return "openai-responses";
-  const messages = chatMessages(doc) ?? anthropicMessages(doc);
+  const messages = messageList(doc);
   if (messages !== undefined && looksLikeAnthropic(messages)) return "anthropic";
   if (messages !== undefined && looksLikeChat(messages)) return "openai-chat";
   if (messages !== undefined && source.name?.endsWith(".traj.json") === true) return "mini-swe-agent";

@@ -16,6 +16,13 @@ export function arrayAt(value: unknown, path: string, file: string | undefined):
   return value;
 }
 
+/** A document's message list: the document itself when it is an array, else its `messages` array. */
+export function messageList(doc: unknown): unknown[] | undefined {
+  if (Array.isArray(doc)) return doc;
+  if (isObject(doc) && Array.isArray(doc.messages)) return doc.messages;
+  return undefined;
+}
+
 /** The value as a non-empty string, or a TrajectoryError naming `path` (and `line`, if any). */
 export function nameAt(value: unknown, path: string, file: string | undefined, line?: number): string {
   if (typeof value !== "string" || value === "") throw new TrajectoryError(`${path} is not a non-empty string`, file, line);

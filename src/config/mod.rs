@@ -38,6 +38,7 @@ pub struct PostCompactionGuard {
     pub window_size: u32,
 }
 
+// A plain field list, alike in shape to other structs' (e.g. `Verdict`) and sharing nothing with them.
 #[derive(Debug, Clone)]
 pub struct Config {
     pub enabled: bool,
@@ -70,10 +71,10 @@ pub struct Config {
 }
 
 /// Largest accepted value for counts and thresholds: far beyond any sane setting, below the cap of
-/// a record's streak counters (`history::COUNTER_MAX`), small enough that arithmetic on it cannot
+/// a record's streak counters (`record_meta::COUNTER_MAX`), small enough that arithmetic on it cannot
 /// overflow.
 pub(crate) const MAX_COUNT: u64 = 500_000;
-const _: () = assert!(MAX_COUNT < crate::run::history::COUNTER_MAX as u64);
+const _: () = assert!(MAX_COUNT < crate::run::record_meta::COUNTER_MAX as u64);
 const MAX_HISTORY: u64 = 10_000;
 
 impl Default for Config {
@@ -116,6 +117,20 @@ impl Default for Config {
 /// What a preset changes in the defaults (explicit fields are applied after it).
 type ApplyPreset = fn(&mut Config);
 
+/// The values of `preset` and what each does to the defaults.
+pub(crate) const PRESETS: [(&str, ApplyPreset); 3] = [
+    ("default", |_| {}),
+    ("strict", apply_strict),
+    ("openclaw", crate::openclaw::apply_preset),
+];
+
+/// The values of `policy`.
+pub(crate) const POLICIES: [(&str, Policy); 3] = [
+    ("enforce", Policy::Enforce),
+    ("inject", Policy::Inject),
+    ("shadow", Policy::Shadow),
+];
+
 /// The `strict` preset, for small models that loop early and often: an identical call with an
 /// identical result, nothing else changing, is warned at its 2nd call, refused at its 4th and
 /// stops the run at its 6th; other detectors scale with these. No turn cap: a budget is not loop
@@ -126,7 +141,8 @@ fn apply_strict(config: &mut Config) {
     config.global_circuit_breaker_threshold = 5;
 }
 
-const TOP_LEVEL_KEYS: &[&str] = &[
+/// Every key a config object may have at its top level; any other is `invalid_config`.
+pub const TOP_LEVEL_KEYS: &[&str] = &[
     "enabled",
     "preset",
     "historySize",
@@ -167,12 +183,7 @@ impl Config {
         reject_unknown_keys(map, TOP_LEVEL_KEYS, "")?;
 
         let mut config = Config::default();
-        let presets: [(&str, ApplyPreset); 3] = [
-            ("default", |_| {}),
-            ("strict", apply_strict),
-            ("openclaw", crate::openclaw::apply_preset),
-        ];
-        if let Some(apply) = opt_choice(map, "preset", "preset", &presets)? {
+        if let Some(apply) = opt_choice(map, "preset", "preset", &PRESETS)? {
             apply(&mut config);
         }
         if let Some(v) = opt_bool(map, "enabled", "enabled")? {
@@ -240,12 +251,7 @@ impl Config {
                 *slot = ms;
             }
         }
-        let policies = [
-            ("enforce", Policy::Enforce),
-            ("inject", Policy::Inject),
-            ("shadow", Policy::Shadow),
-        ];
-        if let Some(policy) = opt_choice(map, "policy", "policy", &policies)? {
+        if let Some(policy) = opt_choice(map, "policy", "policy", &POLICIES)? {
             config.policy = policy;
         }
         if let Some(tools) = opt_object(map, "tools", "tools")? {
@@ -365,18 +371,12 @@ fn check_pair(prefix: &str, warning: u32, critical: u32) -> Result<(), GuardErro
 }
 
 fn opt_millis(map: &Map<String, Value>, key: &str) -> Result<Option<f64>, GuardError> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
+    match given(map, key) {
+        None => Ok(None),
         Some(Value::Number(n)) if n.as_f64().is_some_and(|x| x.is_finite() && x > 0.0) => {
             Ok(n.as_f64())
         }
-        Some(other) => Err(GuardError::config(
-            key,
-            format!(
-                "{key} must be a positive number of milliseconds, got {}",
-                describe(other)
-            ),
-        )),
+        Some(other) => Err(must_be(key, "a positive number of milliseconds", other)),
     }
 }
 
@@ -400,14 +400,24 @@ pub(crate) fn reject_unknown_keys(
     }
 }
 
+/// The value at `key`; `None` when it is absent or `null` (both mean "keep the default").
+fn given<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    map.get(key).filter(|value| !value.is_null())
+}
+
+/// The `invalid_config` error of a `field` whose value `got` is not `expected`.
+pub(crate) fn must_be(field: &str, expected: &str, got: &Value) -> GuardError {
+    GuardError::config(
+        field,
+        format!("{field} must be {expected}, got {}", describe(got)),
+    )
+}
+
 fn opt_bool(map: &Map<String, Value>, key: &str, field: &str) -> Result<Option<bool>, GuardError> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
+    match given(map, key) {
+        None => Ok(None),
         Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(other) => Err(GuardError::config(
-            field,
-            format!("{field} must be true or false, got {}", describe(other)),
-        )),
+        Some(other) => Err(must_be(field, "true or false", other)),
     }
 }
 
@@ -418,9 +428,8 @@ pub(crate) fn opt_choice<T: Copy>(
     field: &str,
     choices: &[(&str, T)],
 ) -> Result<Option<T>, GuardError> {
-    let value = match map.get(key) {
-        None | Some(Value::Null) => return Ok(None),
-        Some(v) => v,
+    let Some(value) = given(map, key) else {
+        return Ok(None);
     };
     if let Some((_, chosen)) = choices
         .iter()
@@ -437,10 +446,7 @@ pub(crate) fn opt_choice<T: Copy>(
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
         None => String::new(),
     };
-    Err(GuardError::config(
-        field,
-        format!("{field} must be {allowed}, got {}", describe(value)),
-    ))
+    Err(must_be(field, &allowed, value))
 }
 
 pub(crate) fn opt_count(
@@ -449,21 +455,18 @@ pub(crate) fn opt_count(
     field: &str,
     max: u64,
 ) -> Result<Option<u32>, GuardError> {
-    let value = match map.get(key) {
-        None | Some(Value::Null) => return Ok(None),
-        Some(v) => v,
+    let Some(value) = given(map, key) else {
+        return Ok(None);
     };
     let n = value
         .as_f64()
         .filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n <= max as f64);
     match n {
         Some(n) => Ok(Some(n as u32)),
-        None => Err(GuardError::config(
+        None => Err(must_be(
             field,
-            format!(
-                "{field} must be a positive integer no larger than {max}, got {}",
-                describe(value)
-            ),
+            &format!("a positive integer no larger than {max}"),
+            value,
         )),
     }
 }
@@ -473,13 +476,10 @@ pub(crate) fn opt_object<'a>(
     key: &str,
     field: &str,
 ) -> Result<Option<&'a Map<String, Value>>, GuardError> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
+    match given(map, key) {
+        None => Ok(None),
         Some(Value::Object(inner)) => Ok(Some(inner)),
-        Some(other) => Err(GuardError::config(
-            field,
-            format!("{field} must be an object, got {}", describe(other)),
-        )),
+        Some(other) => Err(must_be(field, "an object", other)),
     }
 }
 
@@ -488,18 +488,10 @@ pub(crate) fn opt_string_list(
     key: &str,
     field: &str,
 ) -> Result<Option<Vec<String>>, GuardError> {
-    let items = match map.get(key) {
-        None | Some(Value::Null) => return Ok(None),
+    let items = match given(map, key) {
+        None => return Ok(None),
         Some(Value::Array(items)) => items,
-        Some(other) => {
-            return Err(GuardError::config(
-                field,
-                format!(
-                    "{field} must be an array of strings, got {}",
-                    describe(other)
-                ),
-            ))
-        }
+        Some(other) => return Err(must_be(field, "an array of strings", other)),
     };
     items
         .iter()

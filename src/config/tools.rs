@@ -2,7 +2,8 @@
 //! well-known gateway tools: which tools poll, which mutate, their caps and extra ignored fields.
 
 use crate::config::{
-    describe, opt_choice, opt_count, opt_object, opt_string_list, reject_unknown_keys, MAX_COUNT,
+    describe, must_be, opt_choice, opt_count, opt_object, opt_string_list, reject_unknown_keys,
+    MAX_COUNT,
 };
 use crate::error::GuardError;
 use serde_json::{Map, Value};
@@ -125,10 +126,7 @@ impl ToolSettings {
     pub fn parse(name: &str, value: &Value) -> Result<ToolSettings, GuardError> {
         let prefix = format!("tools.{name}");
         let Value::Object(map) = value else {
-            return Err(GuardError::config(
-                &prefix,
-                format!("{prefix} must be an object, got {}", describe(value)),
-            ));
+            return Err(must_be(&prefix, "an object", value));
         };
         reject_unknown_keys(
             map,
@@ -174,14 +172,16 @@ impl ToolSettings {
     }
 }
 
+/// The values of `tools.<name>.kind`.
+pub(crate) const TOOL_KINDS: [(&str, ToolKind); 4] = [
+    ("poll", ToolKind::Poll),
+    ("read", ToolKind::Read),
+    ("mutate", ToolKind::Mutate),
+    ("command", ToolKind::Command),
+];
+
 fn parse_kind(map: &Map<String, Value>, prefix: &str) -> Result<Option<ToolKind>, GuardError> {
-    let kinds = [
-        ("poll", ToolKind::Poll),
-        ("read", ToolKind::Read),
-        ("mutate", ToolKind::Mutate),
-        ("command", ToolKind::Command),
-    ];
-    opt_choice(map, "kind", &format!("{prefix}.kind"), &kinds)
+    opt_choice(map, "kind", &format!("{prefix}.kind"), &TOOL_KINDS)
 }
 
 fn parse_cap(cap: &Map<String, Value>, prefix: &str) -> Result<Cap, GuardError> {

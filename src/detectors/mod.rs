@@ -16,7 +16,8 @@ mod unknown_tool_repeat;
 
 use crate::config::tools::{Cap, ToolKind};
 use crate::config::Config;
-use crate::run::history::{CallRecord, Fingerprint, Run};
+use crate::run::call_record::{CallRecord, Fingerprint};
+use crate::run::history::Run;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 /// The call being judged, with its per-tool settings resolved.

@@ -312,6 +312,8 @@ fn is_bare_exit_line(output: &str, code: f64) -> bool {
 fn process_outcome(args: &Value, details: &Map<String, Value>, text: &str) -> Option<Digest> {
     let action = args.get("action")?.as_str()?;
     let status = field(details, "status");
+    // Each list is the object OpenClaw hashes for that action, key for key as OpenClaw writes it:
+    // kept whole so each reads against OpenClaw's source (this digest depends on the order).
     match action {
         "poll" => Some(digest_fields(&[
             ("action", F::Str(action)),

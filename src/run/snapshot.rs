@@ -11,9 +11,10 @@
 
 use crate::error::{ErrorCode, GuardError};
 use crate::json::digest::sha256;
-use crate::run::history::{
-    detector_code, detector_from_code, kind_code, kind_from_code, CallRecord, CompactionWatch,
-    Fingerprint, RecordState, Run, MAX_TOOLS,
+use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
+use crate::run::history::{CompactionWatch, Run};
+use crate::run::record_meta::{
+    detector_code, detector_from_code, kind_code, kind_from_code, OutcomeFlags, MAX_TOOLS,
 };
 use crate::run::snapshot_bytes::{Reader, Writer};
 use crate::run::tool_table::ToolTable;
@@ -31,12 +32,6 @@ const VERSION: u8 = 4;
 /// to 38 bits, which is what this build matches.
 const VERSION_128_BIT: u8 = 2;
 const VERSION_64_BIT: u8 = 3;
-
-// The flags byte of a completed record.
-const FLAG_ERROR: u8 = 1;
-const FLAG_MISSING_TOOL: u8 = 2;
-const FLAG_NOVEL: u8 = 4;
-const FLAG_BLANK: u8 = 8;
 
 /// Encodes `run` (with its id; `None` for the default run).
 pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
@@ -97,19 +92,11 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
                 w.u64(r.call_id().unwrap_or(0));
             }
             RecordState::Vetoed => w.u8(1),
-            RecordState::Completed {
-                outcome,
-                is_error,
-                missing_tool,
-                blank,
-            } => {
+            RecordState::Completed { outcome, .. } => {
                 w.u8(2);
                 w.bytes(&outcome);
-                let flag = |set: bool, bit: u8| if set { bit } else { 0 };
-                w.u8(flag(is_error, FLAG_ERROR)
-                    | flag(missing_tool, FLAG_MISSING_TOOL)
-                    | flag(r.is_novel(), FLAG_NOVEL)
-                    | flag(blank, FLAG_BLANK));
+                // Error, missing tool, novel, blank: the values of `OutcomeFlags`.
+                w.u8(r.outcome_flags().bits());
             }
         }
         w.u8(detector_code(r.warned()));
@@ -226,18 +213,11 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
             }
             2 => {
                 let outcome = fingerprint(&mut r, fingerprint_len)?;
-                let flags = r.u8()?;
+                let flags = OutcomeFlags::from_bits(r.u8()?)
+                    .ok_or_else(|| corrupt("a record's flags are invalid"))?;
                 let mut record = CallRecord::pending(tool, args, kind, at, 0, None);
-                if flags & !(FLAG_ERROR | FLAG_MISSING_TOOL | FLAG_NOVEL | FLAG_BLANK) != 0 {
-                    return Err(corrupt("a record's flags are invalid"));
-                }
-                record.set_state(RecordState::Completed {
-                    outcome,
-                    is_error: flags & FLAG_ERROR != 0,
-                    missing_tool: flags & FLAG_MISSING_TOOL != 0,
-                    blank: flags & FLAG_BLANK != 0,
-                });
-                if flags & FLAG_NOVEL != 0 {
+                record.set_state(RecordState::completed(outcome, flags));
+                if flags.contains(OutcomeFlags::NOVEL) {
                     record.mark_novel();
                 }
                 record
@@ -273,4 +253,82 @@ fn fingerprint(r: &mut Reader, len: usize) -> Result<Fingerprint, GuardError> {
         .first_chunk()
         .copied()
         .ok_or_else(|| corrupt("it is truncated"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::tools::ToolKind;
+    use crate::verdict::DetectorId;
+
+    /// A run with a record in every state and with every outcome flag, warnings, counters, a
+    /// compaction watch and a cap log.
+    fn every_kind_of_record() -> Run {
+        let mut run = Run::default();
+        let read = run.intern_tool("read", 30);
+        let edit = run.intern_tool("edit", 30);
+        let pending = |tool, args, kind, call_id| {
+            CallRecord::pending(tool, [args; 8], kind, f64::from(args), 0xfeed, call_id)
+        };
+        run.push(pending(read, 1, ToolKind::Read, Some(u64::MAX)), 30);
+        // Error, missing tool and blank in every combination; some calls repeat an earlier
+        // call and outcome (not novel, longer streaks).
+        for i in 0..12u8 {
+            let index = run.push(pending(edit, i % 4 + 2, ToolKind::Mutate, None), 30);
+            let state = RecordState::Completed {
+                outcome: [i % 4 + i / 8; 8],
+                is_error: i & 1 != 0,
+                missing_tool: i & 2 != 0,
+                blank: i & 4 != 0,
+            };
+            run.settle(index, state);
+        }
+        let vetoed = run.push(pending(read, 1, ToolKind::Command, Some(7)), 30);
+        run.settle(vetoed, RecordState::Vetoed);
+        let mut warned = pending(edit, 11, ToolKind::Poll, Some(1 << 38));
+        warned.set_warned(DetectorId::ALL.last().copied());
+        run.push(warned, 30);
+        run.trailing_vetoes = 1;
+        run.progress_floor = 3;
+        run.turns = 12;
+        run.log_capped_call("edit", 2.5, 3);
+        run.compaction = Some(Box::new(CompactionWatch {
+            remaining: 4,
+            first: Some(("read".to_owned(), [1; 8], [2; 8])),
+            identical: 1,
+        }));
+        run
+    }
+
+    #[test]
+    fn version_4_bytes_stay_as_they_were() {
+        let bytes = encode(Some("r"), &every_kind_of_record());
+        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        // Written by the build before `RecordMeta`: the format does not follow the packing.
+        let expected = concat!(
+            "544c4753040101000000720f000000000000000100000003000000000000000c000000010000000200000004",
+            "0000007265616404000000656469740100000004000000656469740100000000000000000004400104000000",
+            "01000000010400000072656164010101010101010102020202020202020f0000000000010101010101010101",
+            "000000000000f03f00edfe000000000000ffffffff3f00000000000000000000000001000202020202020202",
+            "0200000000000000400200000000000000000400010000000100000001000303030303030303020000000000",
+            "0008400201010101010101010500010000000100000001000404040404040404020000000000001040020202",
+            "0202020202020600010000000100000001000505050505050505020000000000001440020303030303030303",
+            "0700010000000100000001000202020202020202020000000000000040020000000000000000080002000000",
+            "0100000001000303030303030303020000000000000840020101010101010101090002000000010000000100",
+            "04040404040404040200000000000010400202020202020202020a0002000000020000000100050505050505",
+            "05050200000000000014400203030303030303030b0002000000020000000100020202020202020202000000",
+            "0000000040020101010101010101040001000000010000000100030303030303030302000000000000084002",
+            "0202020202020202050001000000010000000100040404040404040402000000000000104002030303030303",
+            "0303060001000000010000000100050505050505050502000000000000144002040404040404040407000100",
+            "0000010000000000010101010101010103000000000000f03f0100000000000100000001000b0b0b0b0b0b0b",
+            "0b00000000000000264000edfe00000000000001000000000000000c000000000000000017015d54f4aeeb5e",
+            "80fd6eabadc6b8b8f7995ce5e0b1c81067c5683af5f99e94",
+        );
+        assert_eq!(hex, expected);
+        let (id, run) = decode(&bytes).unwrap_or_default();
+        assert_eq!(id.as_deref(), Some("r"));
+        let repeated = |r: &CallRecord| !r.is_novel() && r.same_outcome_run() == 2;
+        assert!(run.records().iter().any(repeated));
+        assert_eq!(encode(Some("r"), &run), bytes);
+    }
 }

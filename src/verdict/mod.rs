@@ -25,6 +25,14 @@ pub enum Action {
 }
 
 impl Level {
+    /// Every level, in escalation order.
+    pub const ALL: [Level; 4] = [
+        Level::Ok,
+        Level::Warning,
+        Level::Critical,
+        Level::CircuitBreak,
+    ];
+
     /// The level's name on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -46,6 +54,9 @@ impl Level {
 }
 
 impl Action {
+    /// Every action, in the order of the levels that lead to it.
+    pub const ALL: [Action; 4] = [Action::Allow, Action::Warn, Action::Block, Action::Stop];
+
     /// The action's name on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -168,6 +179,8 @@ pub struct Refusal {
 }
 
 /// `partnerTool`, `retryAfterMs` and `windowMs` are left out of the JSON when absent.
+// The fields repeat `Finding`'s on purpose: this is their wire form in a refusal (plus the tool,
+// minus the detector, which is the refusal's `mode`), and OpenClaw's findings fill it too.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Observed {
     pub tool: String,
@@ -190,6 +203,7 @@ pub struct WouldBe {
 /// The verdict handed to the host as JSON (`to_json`): fields in camelCase, in this order;
 /// `detector`, `threshold`, `runId` and `message` are `null` when absent, `hint`, `refusal` and
 /// `wouldBe` are left out.
+// A plain field list, alike in shape to other structs' (e.g. `Config`) and sharing nothing with them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     pub action: Action,

@@ -148,25 +148,20 @@ export function runScenario(scenario, api) {
           for (const key of INHERITED_KEYS) {
             if (Object.hasOwn(step, key) && !Object.hasOwn(call, key)) call[key] = step[key];
           }
-          const proposed = recordOf(call, false, i);
-          let checked;
-          try {
-            checked = guard.check(proposed);
-          } catch (error) {
-            failures.push(`step ${n} call ${i}: check error ${describeError(error)}`);
-            continue;
+          // The check, then (unless it was refused) the record with the outcome.
+          for (const op of ["check", "record"]) {
+            const record = recordOf(call, op === "record", i);
+            let verdict;
+            try {
+              verdict = guard[op](record);
+            } catch (error) {
+              failures.push(`step ${n} call ${i}: ${op} error ${describeError(error)}`);
+              break;
+            }
+            const want = op === "check" ? expectedFor(step.check, i) : (expectedFor(step.record, i) ?? "allow");
+            const got = compare(`step ${n} call ${i} ${op}`, verdict, record, want);
+            if (got.startsWith("block") || got.startsWith("stop")) break;
           }
-          const got = compare(`step ${n} call ${i} check`, checked, proposed, expectedFor(step.check, i));
-          if (got.startsWith("block") || got.startsWith("stop")) continue;
-          const outcome = recordOf(call, true, i);
-          let recorded;
-          try {
-            recorded = guard.record(outcome);
-          } catch (error) {
-            failures.push(`step ${n} call ${i}: record error ${describeError(error)}`);
-            continue;
-          }
-          compare(`step ${n} call ${i} record`, recorded, outcome, expectedFor(step.record, i) ?? "allow");
         }
         return;
       }

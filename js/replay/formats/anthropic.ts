@@ -6,7 +6,7 @@
 import { TrajectoryError } from "../errors.js";
 import { type Outcome, StepQueue } from "../queue.js";
 import type { Source, Trajectory } from "../types.js";
-import { arrayAt, isObject, type JsonObject, nameAt, resultOf, stemOf, stringOr, textOf } from "../values.js";
+import { arrayAt, isObject, type JsonObject, messageList, nameAt, resultOf, stemOf, stringOr, textOf } from "../values.js";
 
 /** Where blocks are (for errors) and when they happened. */
 export interface BlockContext {
@@ -14,13 +14,6 @@ export interface BlockContext {
   file: string | undefined;
   line?: number;
   at?: number;
-}
-
-/** The messages of a document: the array itself or its `messages`. */
-export function anthropicMessages(doc: unknown): unknown[] | undefined {
-  if (Array.isArray(doc)) return doc;
-  if (isObject(doc) && Array.isArray(doc.messages)) return doc.messages;
-  return undefined;
 }
 
 /** Messages with a `tool_use` or `tool_result` content block. */
@@ -55,7 +48,7 @@ export function applyToolResults(content: unknown, queue: StepQueue, at?: number
 }
 
 export function readAnthropic(doc: unknown, source: Source): Trajectory[] {
-  const messages = arrayAt(anthropicMessages(doc), "the document (a message array or {messages})", source.name);
+  const messages = arrayAt(messageList(doc), "the document (a message array or {messages})", source.name);
   const queue = new StepQueue();
   messages.forEach((message, i) => {
     const path = `messages[${i}]`;

@@ -62,6 +62,8 @@ function codexOutcome(output: unknown): Outcome {
   return shell.exitCode !== undefined && shell.exitCode !== 0 ? { error: shell.text } : "error" in outcome ? { error: shell.text } : { result: shell.text };
 }
 
+// The frame (the source, a RunBook, `lineObject` first, `end()` from the book) is JsonlReader's and
+// ClaudeCodeReader's too: a few lines each, kept so that every reader's state is in plain sight.
 export class CodexReader implements LineReader {
   readonly format = "codex";
   readonly #source: Source;

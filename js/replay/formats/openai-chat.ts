@@ -7,19 +7,12 @@
 import { TrajectoryError } from "../errors.js";
 import { type Outcome, StepQueue } from "../queue.js";
 import type { Source, Step, Trajectory } from "../types.js";
-import { arrayAt, isObject, type JsonObject, nameAt, parseArguments, resultOf, stemOf, stringOr } from "../values.js";
+import { arrayAt, isObject, type JsonObject, messageList, nameAt, parseArguments, resultOf, stemOf, stringOr } from "../values.js";
 
 /** How a `tool` (or `function`) message becomes an outcome; the default keeps its content as the result. */
 export type ToolMessageOutcome = (message: JsonObject) => Outcome;
 
 export const contentOutcome: ToolMessageOutcome = (message) => ({ result: resultOf(message.content) });
-
-/** The messages of a chat document: the array itself or its `messages`. */
-export function chatMessages(doc: unknown): unknown[] | undefined {
-  if (Array.isArray(doc)) return doc;
-  if (isObject(doc) && Array.isArray(doc.messages)) return doc.messages;
-  return undefined;
-}
 
 /** Chat messages with a tool call or a tool message. */
 export function looksLikeChat(messages: unknown[]): boolean {
@@ -70,7 +63,7 @@ export function chatSteps(messages: unknown[], path: string, file: string | unde
 }
 
 export function readChat(doc: unknown, source: Source): Trajectory[] {
-  const messages = arrayAt(chatMessages(doc), "the document (a message array or {messages})", source.name);
+  const messages = arrayAt(messageList(doc), "the document (a message array or {messages})", source.name);
   const meta = isObject(doc) && typeof doc.model === "string" ? { model: doc.model } : {};
   return [{ runId: stemOf(source.name), format: "openai-chat", meta, steps: chatSteps(messages, "messages", source.name) }];
 }

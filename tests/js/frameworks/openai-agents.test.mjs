@@ -17,7 +17,11 @@ function repeatingModel(turns) {
   ]);
 }
 
-/** One guarded run of the repeating model on thread `runId`; `resultOf()` answers each execution. */
+/**
+ * One guarded run of the repeating model on thread `runId`; `resultOf()` answers each execution.
+ * The framework tests' run() functions and adapterContract options are parallel on purpose: the
+ * same scenario written in each framework's own API; what they share is in support.mjs.
+ */
 async function run(guard, { runId, resultOf, turns }) {
   const guarded = guardOpenAIAgents(guard);
   const status = tool({

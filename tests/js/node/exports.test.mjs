@@ -19,15 +19,15 @@ test("the exports map lists the conditions in the order runtimes resolve them", 
   ]);
   assert.deepEqual(Object.keys(manifest.exports["."]), ["types", "workerd", "browser", "deno", "bun", "node", "default"]);
   assert.deepEqual(manifest.exports["."], {
-    types: { require: "./cjs/node-cjs.d.ts", default: "./index.d.ts" },
-    workerd: "./workerd.js",
+    types: { require: "./cjs/entries/node-cjs.d.ts", default: "./index.d.ts" },
+    workerd: "./entries/workerd.js",
     browser: "./index.js",
-    deno: "./deno.js",
-    bun: "./node.js",
-    node: { import: "./node.js", require: "./cjs/node-cjs.js" },
+    deno: "./entries/deno.js",
+    bun: "./entries/node.js",
+    node: { import: "./entries/node.js", require: "./cjs/entries/node-cjs.js" },
     default: "./index.js",
   });
-  assert.deepEqual(manifest.exports["./inline"], { types: "./inline.d.ts", default: "./inline.js" });
+  assert.deepEqual(manifest.exports["./inline"], { types: "./entries/inline.d.ts", default: "./entries/inline.js" });
   assert.deepEqual(manifest.exports["./replay"], { types: "./replay/index.d.ts", default: "./replay/index.js" });
   for (const adapter of ["ai-sdk", "openai-agents", "langchain", "mcp", "mastra", "openclaw", "otel"]) {
     assert.deepEqual(manifest.exports[`./${adapter}`], { types: `./adapters/${adapter}.d.ts`, default: `./adapters/${adapter}.js` });
@@ -55,6 +55,7 @@ test("every export target is in pkg/ and in the files list", () => {
 /** Every ES module file of the package (not the CommonJS build, not the CLI, which runs at load). */
 const esModules = [
   ...fs.readdirSync(pkgDir).filter((f) => f.endsWith(".js")),
+  ...fs.readdirSync(path.join(pkgDir, "entries")).filter((f) => f.endsWith(".js")).map((f) => `entries/${f}`),
   ...fs.readdirSync(path.join(pkgDir, "replay"), { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => `replay/${f}`),
   ...fs.readdirSync(path.join(pkgDir, "adapters")).filter((f) => f.endsWith(".js")).map((f) => `adapters/${f}`),
 ];
@@ -85,7 +86,7 @@ test("no module of the package uses top-level await", () => {
   assert.deepEqual(found, []);
 });
 
-const NON_NODE_ENTRIES = { workerd: "./workerd.js", browser: "./index.js", deno: "./deno.js", inline: "./inline.js", replay: "./replay/index.js" };
+const NON_NODE_ENTRIES = { workerd: "./entries/workerd.js", browser: "./index.js", deno: "./entries/deno.js", inline: "./entries/inline.js", replay: "./replay/index.js" };
 // The framework adapters import nothing at run time, their frameworks included (types only).
 for (const adapter of ["ai-sdk", "openai-agents", "langchain", "mcp", "mastra", "openclaw", "otel"]) NON_NODE_ENTRIES[adapter] = `./adapters/${adapter}.js`;
 
@@ -100,8 +101,8 @@ for (const [name, entry] of Object.entries(NON_NODE_ENTRIES)) {
   });
 }
 
-test("the graph check sees Node built-ins where they belong (node.js), so it is not vacuous", () => {
-  assert.deepEqual(moduleGraph(pkgDir, "./node.js").external.sort(), ["node:crypto", "node:fs"]);
+test("the graph check sees Node built-ins where they belong (entries/node.js), so it is not vacuous", () => {
+  assert.deepEqual(moduleGraph(pkgDir, "./entries/node.js").external.sort(), ["node:crypto", "node:fs"]);
 });
 
 test("no randomness or clock reads at module load, in any module", () => {
@@ -126,9 +127,9 @@ test("the .wasm imports nothing that gives randomness or time", () => {
 
 test("importing the entries does no work: the .wasm is instantiated on first use", async () => {
   const instance = await import(new URL("instance.js", `file://${pkgDir}/`).href);
-  const node = await import(new URL("node.js", `file://${pkgDir}/`).href);
+  const node = await import(new URL("entries/node.js", `file://${pkgDir}/`).href);
   await import(new URL("index.js", `file://${pkgDir}/`).href);
-  await import(new URL("inline.js", `file://${pkgDir}/`).href);
+  await import(new URL("entries/inline.js", `file://${pkgDir}/`).href);
   assert.equal(instance.currentRuntime(), undefined, "an entry instantiated the .wasm at import");
   new node.LoopGuard().free();
   assert.notEqual(instance.currentRuntime(), undefined);

@@ -4,9 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { init, LoopGuard, LoopGuardError } from "tool-loop-guard";
-import { LoopGuardCore } from "../../../pkg/guard.js";
-import { WasmRuntime } from "../../../pkg/runtime.js";
-import * as glue from "../../../pkg/tool_loop_guard.js";
+import { assertWaysAgree, limit, textWays } from "./text-ways.mjs";
 
 await init();
 const HEX16 = /^[0-9a-f]{16}$/;
@@ -68,14 +66,11 @@ test("a call without result or error has no outcome; an error is not the same ou
 });
 
 test("a long text fingerprints alike hashed by node:crypto, passed as side text or inline", () => {
-  const long = "x".repeat(glue.maxScannedTextBytes() + 10);
+  const long = "x".repeat(limit + 10);
   const record = { tool: "read_file", args: { path: "big.log" }, result: long };
-  const hashed = new LoopGuard().fingerprint(record);
-  const side = new LoopGuardCore(new WasmRuntime(glue)).fingerprint(record);
-  const inline = new LoopGuardCore(new WasmRuntime({ ...glue, maxScannedTextBytes: undefined })).fingerprint(record);
-  assert.deepEqual(hashed, inline);
-  assert.deepEqual(side, inline);
-  assert.deepEqual(new LoopGuard().fingerprint({ ...record, result: { content: [{ type: "text", text: long }] } }), inline);
+  const ways = textWays();
+  assertWaysAgree(ways, (guard) => guard.fingerprint(record));
+  assert.deepEqual(new LoopGuard().fingerprint({ ...record, result: { content: [{ type: "text", text: long }] } }), ways.inline.fingerprint(record));
 });
 
 test("nothing is stored, and bad input throws LoopGuardError leaving the guard working", () => {

@@ -4,14 +4,9 @@
 // digests) of the three paths are compared byte for byte.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { init, LoopGuard } from "tool-loop-guard";
 import { hashLargeTexts } from "../../../pkg/encode.js";
-import { LoopGuardCore } from "../../../pkg/guard.js";
-import { WasmRuntime } from "../../../pkg/runtime.js";
-import * as glue from "../../../pkg/tool_loop_guard.js";
+import { assertWaysAgree, limit, textWays } from "./text-ways.mjs";
 
-await init(); // instantiates the glue shared with the package's Node entry
-const limit = glue.maxScannedTextBytes();
 const long = (c, extra = 1) => c.repeat(limit + extra);
 
 const outcomes = [
@@ -54,19 +49,13 @@ test("long texts are replaced by digests, short ones are kept, nothing is modifi
 });
 
 test("hashed, side and inline large texts give identical verdicts and outcome digests", () => {
-  const hashed = new LoopGuard();
-  const side = new LoopGuardCore(new WasmRuntime(glue));
-  // Without maxScannedTextBytes the wrapper sends every text inline.
-  const inline = new LoopGuardCore(new WasmRuntime({ ...glue, maxScannedTextBytes: undefined }));
+  const ways = textWays();
   for (let round = 0; round < 3; round++) {
     outcomes.forEach((outcome, i) => {
       const at = 1000 * (round * outcomes.length + i);
       const call = { runId: "r", tool: outcome.tool, args: outcome.args, at };
-      const [a, b, c] = [hashed, side, inline].map((guard) => [guard.check(call), guard.record({ ...outcome, runId: "r", at })]);
-      assert.deepEqual(a, c);
-      assert.deepEqual(b, c);
+      assertWaysAgree(ways, (guard) => [guard.check(call), guard.record({ ...outcome, runId: "r", at })]);
     });
   }
-  assert.deepEqual(hashed.exportRun("r"), inline.exportRun("r"));
-  assert.deepEqual(side.exportRun("r"), inline.exportRun("r"));
+  assertWaysAgree(ways, (guard) => guard.exportRun("r"));
 });

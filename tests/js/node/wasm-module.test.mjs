@@ -1,16 +1,30 @@
 // The shipped .wasm's exports, checked for what keeps the package fast to load and to call: no
 // exported function returns several values (V8 11, in Node 20, compiles a JS-to-wasm wrapper for
 // every such signature while compiling the module, ~2.5 ms in all; see
-// scripts/target-features.mjs), and the two per-call exports return their status as one number.
+// scripts/build.mjs), and the two per-call exports return their status as one number. The
+// signatures are read with binaryen's JS API (the build's wasm-opt package).
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { test } from "node:test";
-import { exportedResultCounts } from "../../../scripts/wasm-binary.mjs";
+import binaryen from "binaryen";
 
 const wasm = fs.readFileSync(new URL("../../../pkg/tool_loop_guard_bg.wasm", import.meta.url));
+
+/** {name: number of results} of every exported function of the module. */
+function exportedResultCounts(bytes) {
+  const module = binaryen.readBinary(bytes);
+  const counts = {};
+  for (let i = 0; i < module.getNumExports(); i++) {
+    const { kind, name, value } = binaryen.getExportInfo(module.getExportByIndex(i));
+    if (kind !== binaryen.ExternalFunction) continue;
+    counts[name] = binaryen.expandType(binaryen.getFunctionInfo(module.getFunction(value)).results).length;
+  }
+  module.dispose();
+  return counts;
+}
 const results = exportedResultCounts(wasm);
 
-test("the parser sees the module's exported functions", () => {
+test("binaryen sees the module's exported functions", () => {
   const exported = WebAssembly.Module.exports(new WebAssembly.Module(wasm)).filter((e) => e.kind === "function");
   assert.deepEqual(Object.keys(results).sort(), exported.map((e) => e.name).sort());
 });

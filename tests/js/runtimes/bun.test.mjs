@@ -13,8 +13,8 @@ const bun = binary("bun");
 const version = `bun ${run(bun, ["--version"]).stdout.trim()}`;
 
 for (const [specifier, entry] of [
-  ["tool-loop-guard", "node.js"],
-  ["tool-loop-guard/inline", "inline.js"],
+  ["tool-loop-guard", "entries/node.js"],
+  ["tool-loop-guard/inline", "entries/inline.js"],
 ]) {
   test(`${version}: ${specifier} resolves to ${entry} and runs every scenario with the expected verdicts`, async (t) => {
     const report = runJson(bun, ["--no-install", cli, specifier]);

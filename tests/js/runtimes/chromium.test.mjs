@@ -27,7 +27,7 @@ after(async () => {
 });
 
 test("the page's import map points at the browser entry (exports map, `browser` condition)", () => {
-  assert.deepEqual(server.entries, { "tool-loop-guard": "./index.js", "tool-loop-guard/inline": "./inline.js" });
+  assert.deepEqual(server.entries, { "tool-loop-guard": "./index.js", "tool-loop-guard/inline": "./entries/inline.js" });
 });
 
 for (const mode of MODES) {

@@ -16,8 +16,8 @@ const version = run(deno, ["--version"]).stdout.split("\n")[0];
 const flags = ["run", "--no-prompt", "--no-lock", "--no-remote", "--node-modules-dir=manual", `--allow-read=${root}`];
 
 for (const [specifier, entry] of [
-  ["tool-loop-guard", "deno.js"],
-  ["tool-loop-guard/inline", "inline.js"],
+  ["tool-loop-guard", "entries/deno.js"],
+  ["tool-loop-guard/inline", "entries/inline.js"],
 ]) {
   test(`${version}: ${specifier} resolves to ${entry} and runs every scenario with the expected verdicts`, async (t) => {
     const report = runJson(deno, [...flags, cli, specifier]);

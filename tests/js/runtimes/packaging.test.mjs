@@ -48,14 +48,14 @@ test("the tarball ships every entry, the .wasm, the types, README and LICENSE, a
   const shipped = tarball.files.map((f) => f.path).sort();
   for (const name of [
     "package.json", "README.md", "LICENSE", "tool_loop_guard_bg.wasm", "tool_loop_guard_bg_base64.js",
-    "node.js", "index.js", "workerd.js", "deno.js", "deno-wasm.js", "inline.js", "cjs/node-cjs.js", "cjs/package.json",
-    "index.d.ts", "inline.d.ts", "cjs/node-cjs.d.ts", "tool_loop_guard_node.cjs", "replay/index.js", "replay/index.d.ts",
+    "entries/node.js", "index.js", "entries/workerd.js", "entries/deno.js", "entries/deno-wasm.js", "entries/inline.js",
+    "cjs/entries/node-cjs.js", "cjs/package.json", "index.d.ts", "entries/inline.d.ts", "cjs/entries/node-cjs.d.ts", "tool_loop_guard_node.cjs", "replay/index.js", "replay/index.d.ts",
     "cli/main.js",
     "adapters/ai-sdk.js", "adapters/openai-agents.js", "adapters/langchain.js", "adapters/mcp.js", "adapters/mastra.js", "adapters/openclaw.js", "adapters/otel.js", "adapters/mcp.d.ts",
   ]) {
     assert.ok(shipped.includes(name), `${name} is missing from the tarball`);
   }
-  const unexpected = shipped.filter((f) => !/^(cjs\/|replay\/(formats\/)?|cli\/|adapters\/)?[\w.-]+\.(js|cjs|d\.ts|wasm|json)$|^(README\.md|LICENSE)$/.test(f));
+  const unexpected = shipped.filter((f) => !/^(cjs\/(entries\/)?|entries\/|replay\/(formats\/)?|cli\/|adapters\/)?[\w.-]+\.(js|cjs|d\.ts|wasm|json)$|^(README\.md|LICENSE)$/.test(f));
   assert.deepEqual(unexpected, []);
 });
 
@@ -107,7 +107,7 @@ for (const nodeName of ["node22", "node24", "node26"]) {
     assert.equal(required, imported);
     assert.equal(inline, imported);
     assert.equal(version, JSON.parse(fs.readFileSync(path.join(pkgDir, "package.json"), "utf8")).version);
-    assert.equal(resolved, path.join(installed, "cjs", "node-cjs.js"));
+    assert.equal(resolved, path.join(installed, "cjs", "entries", "node-cjs.js"));
     for (const specifier of ["tool-loop-guard", "tool-loop-guard/inline"]) {
       const report = corpusIn(node, [], specifier);
       await assertCorpus(report.results, corpus, `${report.runtime} installed ${specifier}`);
@@ -117,7 +117,7 @@ for (const nodeName of ["node22", "node24", "node26"]) {
 
 test("Deno: the installed package needs no permission (only the scenarios are readable) and runs the corpus", async () => {
   const flags = ["run", "--no-prompt", "--no-lock", "--no-remote", "--node-modules-dir=manual", `--allow-read=${scenariosDir}`];
-  for (const [specifier, entry] of [["tool-loop-guard", "deno.js"], ["tool-loop-guard/inline", "inline.js"]]) {
+  for (const [specifier, entry] of [["tool-loop-guard", "entries/deno.js"], ["tool-loop-guard/inline", "entries/inline.js"]]) {
     const report = corpusIn(binary("deno"), flags, specifier);
     assert.equal(report.resolved, pathToFileURL(path.join(installed, entry)).href);
     await assertCorpus(report.results, corpus, `${report.runtime} installed ${specifier}`);
@@ -125,7 +125,7 @@ test("Deno: the installed package needs no permission (only the scenarios are re
 });
 
 test("Bun: the installed package runs the corpus", async () => {
-  for (const [specifier, entry] of [["tool-loop-guard", "node.js"], ["tool-loop-guard/inline", "inline.js"]]) {
+  for (const [specifier, entry] of [["tool-loop-guard", "entries/node.js"], ["tool-loop-guard/inline", "entries/inline.js"]]) {
     const report = corpusIn(binary("bun"), ["--no-install"], specifier);
     assert.equal(report.resolved, pathToFileURL(path.join(installed, entry)).href);
     await assertCorpus(report.results, corpus, `${report.runtime} installed ${specifier}`);

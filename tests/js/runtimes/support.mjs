@@ -72,7 +72,7 @@ export function loadCorpus() {
 /**
  * Resolves `subpath` of a package through its exports map the way runtimes and bundlers do: the
  * first key (in object order) that is `default` or one of `conditions` wins, nested objects are
- * entered. Returns the target ("./workerd.js") or throws.
+ * entered. Returns the target ("./entries/workerd.js") or throws.
  */
 export function resolveExport(manifest, subpath, conditions) {
   let target = manifest.exports?.[subpath];

@@ -46,8 +46,8 @@ after(async () => {
 });
 
 test(`workerd (${run(binary("workerd"), ["--version"]).stdout.trim()}) resolves the package to its workerd entry`, () => {
-  assert.equal(entries["."], "./workerd.js");
-  assert.equal(entries["./inline"], "./inline.js");
+  assert.equal(entries["."], "./entries/workerd.js");
+  assert.equal(entries["./inline"], "./entries/inline.js");
 });
 
 test("workerd runs every scenario through the workerd entry with the expected verdicts", async (t) => {

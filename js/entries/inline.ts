@@ -5,11 +5,11 @@
  * Not usable in Cloudflare Workers (workerd), which refuse to compile wasm from bytes: use the
  * main entry there. Uses only `atob` and WebAssembly, no Node built-ins.
  */
-import { coreVersionOf, guardOn, syncInit } from "./entry.js";
+import { coreVersionOf, guardOn, syncInit } from "../entry.js";
 import { glueRuntime } from "./glue-runtime.js";
-import wasmBase64 from "./tool_loop_guard_bg_base64.js";
+import wasmBase64 from "../tool_loop_guard_bg_base64.js";
 
-export * from "./public.js";
+export * from "../public.js";
 
 function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(text);

@@ -1,16 +1,18 @@
 /**
- * Deno entry: synchronous. The `.wasm` comes from a source-phase import (`import source`, see
- * deno-wasm.js), i.e. as a compiled WebAssembly.Module loaded like any module: no file-read
- * permission is needed. It is instantiated on the first `new LoopGuard()` (or `coreVersion()`,
- * `init()`), not at import.
+ * Cloudflare Workers (workerd) entry: synchronous. The `.wasm` is imported statically, so workerd
+ * (or wrangler's bundler) hands it over as a compiled WebAssembly.Module: Workers cannot compile
+ * wasm from bytes at run time. It is instantiated on the first `new LoopGuard()` (or
+ * `coreVersion()`, `init()`), not at import.
  */
-import wasmModule from "./deno-wasm.js";
-import { coreVersionOf, guardOn, syncInit } from "./entry.js";
+import { coreVersionOf, guardOn, syncInit } from "../entry.js";
 import { glueRuntime } from "./glue-runtime.js";
+import wasmModule from "../tool_loop_guard_bg.wasm";
 
-export * from "./public.js";
+export * from "../public.js";
 
 const runtime = glueRuntime(() => wasmModule);
+
+// The same exports as every entry's (see entry.ts for why each entry spells them out).
 
 /**
  * A loop guard: `check()` before each tool call, `record()` after it. Guards are independent; each

@@ -5,16 +5,16 @@
  * hashed with node:crypto.
  */
 import { createHash } from "node:crypto";
-import { coreVersionOf, guardOn, syncInit } from "./entry.js";
-import { currentRuntime, setRuntime } from "./instance.js";
-import type { WasmBindings, WasmRuntime } from "./runtime.js";
+import { coreVersionOf, guardOn, syncInit } from "../entry.js";
+import { currentRuntime, setRuntime } from "../instance.js";
+import type { WasmBindings, WasmRuntime } from "../runtime.js";
 
-export * from "./public.js";
+export * from "../public.js";
 
 function runtime(): WasmRuntime {
   return (
     currentRuntime() ??
-    setRuntime(require("../tool_loop_guard_node.cjs") as WasmBindings, (text) => createHash("sha256").update(text).digest("hex"))
+    setRuntime(require("../../tool_loop_guard_node.cjs") as WasmBindings, (text) => createHash("sha256").update(text).digest("hex"))
   );
 }
 

@@ -5,13 +5,13 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { coreVersionOf, guardOn, syncInit } from "./entry.js";
+import { coreVersionOf, guardOn, syncInit } from "../entry.js";
 import { glueRuntime } from "./glue-runtime.js";
 
-export * from "./public.js";
+export * from "../public.js";
 
 const runtime = glueRuntime(
-  () => new WebAssembly.Module(readFileSync(new URL("./tool_loop_guard_bg.wasm", import.meta.url))),
+  () => new WebAssembly.Module(readFileSync(new URL("../tool_loop_guard_bg.wasm", import.meta.url))),
   (text) => createHash("sha256").update(text).digest("hex"),
 );
 
