@@ -78,7 +78,10 @@ pub(crate) enum Walk<'s> {
 pub(crate) type Member<'s> = (Cow<'s, str>, At<'s>);
 
 /// Where the canonical writer reads a value from: a parsed value (`Parsed`), or JSON text
-/// (`Reader`). A source is only handed back the places and walks it produced itself.
+/// (`Reader`). A source is only handed back the places and walks it produced itself. The writer
+/// is generic over its source, so that reading text inlines into it (the hot path: arguments and
+/// details arrive as text); places and walks are one type for both, so that an object's member
+/// buffer and its sort are one piece of code.
 pub(crate) trait Source<'s> {
     /// The value at `at`, nested at most `depth` levels (`[[1]]` is two).
     fn node(&mut self, at: At<'s>, depth: usize) -> Result<Node<'s>, JsonError>;
@@ -102,47 +105,36 @@ pub(crate) trait Source<'s> {
 /// Members of an object held on the stack (larger objects use a vector).
 const INLINE_MEMBERS: usize = 12;
 
-/// An object's members as its source lists them.
-struct Members<'s> {
-    /// The first members; slots from `count` on are unused.
-    inline: [Member<'s>; INLINE_MEMBERS],
-    count: usize,
-    /// All members, once there are more than fit inline.
-    spilled: Vec<Member<'s>>,
+/// An object's members as its source lists them: borrowed keys on the stack, else (more
+/// members, or a key with escapes) a vector.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "the inline variant is the stack buffer that spares small objects an allocation"
+)]
+enum Members<'s> {
+    Inline([(&'s str, At<'s>); INLINE_MEMBERS], usize),
+    Spilled(Vec<Member<'s>>),
 }
 
 impl<'s> Members<'s> {
-    fn new() -> Self {
-        Members {
-            inline: [const { (Cow::Borrowed(""), At::Text(0)) }; INLINE_MEMBERS],
-            count: 0,
-            spilled: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, member: Member<'s>) {
-        match self.inline.get_mut(self.count) {
-            Some(slot) => {
-                *slot = member;
-                self.count += 1;
-            }
-            None => {
-                if self.spilled.is_empty() {
-                    let inline = self.inline.iter_mut();
-                    self.spilled
-                        .extend(inline.map(|(key, at)| (std::mem::take(key), *at)));
+    fn push(&mut self, (key, at): Member<'s>) {
+        match (&mut *self, key) {
+            (Members::Inline(inline, count), Cow::Borrowed(key)) if *count < INLINE_MEMBERS => {
+                if let Some(slot) = inline.get_mut(*count) {
+                    *slot = (key, at);
                 }
-                self.spilled.push(member);
+                *count += 1;
             }
-        }
-    }
-
-    /// The members in the order they were listed.
-    fn as_mut_slice(&mut self) -> &mut [Member<'s>] {
-        if self.spilled.is_empty() {
-            self.inline.get_mut(..self.count).unwrap_or_default()
-        } else {
-            &mut self.spilled
+            (Members::Spilled(spilled), key) => spilled.push((key, at)),
+            (Members::Inline(inline, count), key) => {
+                let inline = inline.get(..*count).unwrap_or_default();
+                let mut spilled: Vec<Member<'s>> = inline
+                    .iter()
+                    .map(|&(key, at)| (Cow::Borrowed(key), at))
+                    .collect();
+                spilled.push((key, at));
+                *self = Members::Spilled(spilled);
+            }
         }
     }
 }
@@ -155,9 +147,9 @@ struct Writer<'w> {
 
 impl Writer<'_> {
     /// The value at `at`, nested at most `depth` levels.
-    fn value<'s>(
+    fn value<'s, Src: Source<'s>>(
         &mut self,
-        src: &mut dyn Source<'s>,
+        src: &mut Src,
         at: At<'s>,
         depth: usize,
     ) -> Result<(), JsonError> {
@@ -192,25 +184,45 @@ impl Writer<'_> {
     /// An object (its `node`, nested at most `depth` levels) without the members named in
     /// `without`: `{…}` of its members sorted here, the last of repeated keys and the keys
     /// dropped left out.
-    fn object<'s>(
+    fn object<'s, Src: Source<'s>>(
         &mut self,
-        src: &mut dyn Source<'s>,
+        src: &mut Src,
         mut object: Walk<'s>,
         depth: usize,
         without: &[&str],
     ) -> Result<(), JsonError> {
-        let mut members = Members::new();
+        let mut members = Members::Inline([("", At::Text(0)); INLINE_MEMBERS], 0);
         while let Some(member) = src.next_member(&mut object)? {
             members.push(member);
         }
-        let members = members.as_mut_slice();
-        sort_members(members, At::document_order);
         let depth = depth.saturating_sub(1);
+        match members {
+            Members::Inline(mut inline, count) => {
+                let inline = inline.get_mut(..count).unwrap_or_default();
+                self.members(src, inline, depth, without)?;
+            }
+            Members::Spilled(mut spilled) => self.members(src, &mut spilled, depth, without)?,
+        }
+        src.close(object);
+        Ok(())
+    }
+
+    /// `{…}` of an object's members (key, where the value is), sorted here.
+    fn members<'s, Src: Source<'s>, K: AsRef<str>>(
+        &mut self,
+        src: &mut Src,
+        members: &mut [(K, At<'s>)],
+        depth: usize,
+        without: &[&str],
+    ) -> Result<(), JsonError> {
+        sort_members(members, At::document_order);
         self.sink.put(b"{");
         let mut first = true;
         for (i, (key, at)) in members.iter().enumerate() {
             let key = key.as_ref();
-            let repeated = members.get(i + 1).is_some_and(|(next, _)| next == key);
+            let repeated = members
+                .get(i + 1)
+                .is_some_and(|(next, _)| next.as_ref() == key);
             if repeated || without.contains(&key) || self.filter.drops(key) {
                 src.skip(*at, depth)?;
                 continue;
@@ -224,15 +236,14 @@ impl Writer<'_> {
             self.value(src, *at, depth)?;
         }
         self.sink.put(b"}");
-        src.close(object);
         Ok(())
     }
 }
 
 /// Writes the canonical form of the value at `at` of `src`, nested at most `depth` levels,
 /// without the keys `filter` drops.
-pub(crate) fn write<'s>(
-    src: &mut dyn Source<'s>,
+pub(crate) fn write<'s, Src: Source<'s>>(
+    src: &mut Src,
     at: At<'s>,
     depth: usize,
     filter: &dyn KeyFilter,

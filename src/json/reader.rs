@@ -529,6 +529,7 @@ impl Reader<'_> {
 /// taken from the text, an object's values are skimmed while its members are listed and read
 /// once they are sorted.
 impl<'a> Source<'a> for Reader<'a> {
+    #[inline]
     fn node(&mut self, at: At<'a>, depth: usize) -> Result<Node<'a>, JsonError> {
         self.seek(at)?;
         self.skip_ws();
@@ -568,6 +569,7 @@ impl<'a> Source<'a> for Reader<'a> {
         })
     }
 
+    #[inline]
     fn next_item(&mut self, items: &mut Walk<'a>) -> Result<Option<At<'a>>, JsonError> {
         let Walk::Text { started, .. } = items else {
             return Ok(None);
@@ -582,6 +584,7 @@ impl<'a> Source<'a> for Reader<'a> {
         Ok(Some(At::Text(self.pos)))
     }
 
+    #[inline]
     fn next_member(&mut self, members: &mut Walk<'a>) -> Result<Option<Member<'a>>, JsonError> {
         let Walk::Text { started, end } = members else {
             return Ok(None);
