@@ -2,7 +2,7 @@
 // step would cost if the core's own work (canonical arguments, detectors, bookkeeping) were free.
 // Two parts:
 //   hand-over: the wrapper's share, i.e. the shape checks, `args`/`details` stringified and the
-//     strings written into a buffer (pkg/fields.js driven against a core that answers at once),
+//     strings written into a buffer (pkg/frame.js driven against a core that answers at once),
 //     timed by bench/run.mjs as a third side, interleaved with the package and the baseline;
 //   SHA-256: the 64-byte blocks that the arguments' and result texts' digests need at the least
 //     (their bytes alone, without the framing the core adds), at the in-wasm rate measured over 1 MiB.
@@ -11,7 +11,7 @@
 import { inWasmSha256 } from "./package-handles.mjs";
 import { medianNs } from "./timing.mjs";
 
-const FIELDS_URL = new URL("../pkg/fields.js", import.meta.url);
+const FRAME_URL = new URL("../pkg/frame.js", import.meta.url);
 const encoder = new TextEncoder();
 
 /** Which steps the package refuses (their outcome is not recorded). */
@@ -54,19 +54,20 @@ export async function designFloor({ LoopGuard, glue }, steps) {
   const refused = refusedSteps(LoopGuard, steps); // first: a guard instantiates the wasm
   const nsPerBlock = wasmNsPerBlock(glue);
   if (nsPerBlock === undefined) return undefined;
-  const { sendCall, sendOutcome } = await import(FIELDS_URL.href);
-  const instantCore = { checkFields: () => 0, recordFields: () => 0 };
-  const buffer = new Uint8Array(1 << 20);
-  const input = () => buffer;
+  const { InputFrame } = await import(FRAME_URL.href);
+  // The frame is written into a plain buffer, for a core that answers at once.
+  const memory = { buffer: new ArrayBuffer(1 << 20) };
+  const instantCore = { reserve: () => 0, check: () => 0, record: () => 0 };
   const handOver = () => {
+    const frame = new InputFrame(instantCore, memory, glue);
     let step = 0;
     return {
       check(call) {
-        sendCall(instantCore, input, call, call.at);
+        frame.sendFields("check", call, call.at, undefined);
         return { action: refused[step++] ? "block" : "allow" };
       },
       record(outcome) {
-        sendOutcome(instantCore, input, outcome, outcome.at, undefined);
+        frame.sendFields("record", outcome, outcome.at, undefined);
         return { action: "allow" };
       },
       endRun() {},

@@ -12,6 +12,7 @@ import zlib from "node:zlib";
 import { printCheck } from "./check.mjs";
 import { bytes, duration, met, printTable, ratio } from "./format.mjs";
 import { designFloor } from "./floor.mjs";
+import { jsonFormSide } from "./forms.mjs";
 import { nativeSha256Ns } from "./hashing.mjs";
 import { loadPackage, WASM_FILE } from "./package-handles.mjs";
 import { compareSides, median } from "./timing.mjs";
@@ -61,11 +62,13 @@ const details = [];
 /**
  * A speed row: package vs baseline on `steps`, `target` = the minimum speed-up. With `withFloor`
  * the design's floor (see floor.mjs) is timed alongside, and the row shows it and the speed-up it
- * would allow.
+ * would allow. With `withJsonForm` the JSON form alone (see forms.mjs) is timed alongside too, for
+ * a detail line.
  */
-async function speedRow(label, steps, target, withFloor = false) {
+async function speedRow(label, steps, target, { withFloor = false, withJsonForm = false } = {}) {
   const floor = withFloor ? await designFloor(handles, steps) : undefined;
-  const timed = floor === undefined ? sides : [...sides, floor.side];
+  const jsonForm = withJsonForm ? await jsonFormSide(handles.glue) : undefined;
+  const timed = [...sides, ...(floor === undefined ? [] : [floor.side]), ...(jsonForm === undefined ? [] : [jsonForm])];
   log(`${label}: ${steps.length} steps × (1 warm-up + ${ROUNDS} rounds) per side`);
   const result = compareSides(timed, steps, ROUNDS);
   const { package: pkg, baseline: base } = result;
@@ -75,6 +78,11 @@ async function speedRow(label, steps, target, withFloor = false) {
   rows.push([label, `${ratio(speedup)} (package ${duration(pkg.ns)}, baseline ${duration(base.ns)}${floorCell})`, `≥ ${target}× faster`, met(speedup >= target)]);
   const tallies = sides.map(({ name }) => `${name} ${JSON.stringify(result[name].tally)}`).join("; ");
   details.push(`${label}: ${steps.length} steps per pass; verdicts ${tallies}`);
+  if (jsonForm !== undefined) {
+    const jsonNs = result[jsonForm.name].ns;
+    const same = JSON.stringify(result[jsonForm.name].tally) === JSON.stringify(pkg.tally) ? "the same verdicts" : "DIFFERENT verdicts";
+    details.push(`${label}: every record as the JSON form ${duration(jsonNs)} per step, ${ratio(jsonNs / pkg.ns)} the package's, ${same} (bench/forms.mjs)`);
+  }
   if (floor !== undefined) {
     details.push(
       `${label}: floor ${duration(floorNs)} per step = wrapper hand-over ${duration(result[floor.side.name].ns)} + in-wasm SHA-256 of the argument and result bytes ${duration(floor.shaNs)} (bench/floor.mjs)`,
@@ -83,9 +91,9 @@ async function speedRow(label, steps, target, withFloor = false) {
   return pkg.ns;
 }
 
-await speedRow("(a) small mixed records (8 tools, ~100 B args, ~230 B results)", smallMixed(10_000), 3, true);
-await speedRow("(b) stuck identical loop (runs of 25 calls)", stuckLoop(10_000), 3, true);
-await speedRow("(c) 64 KiB text results", largeText(400, 64 * KB), 1.5);
+await speedRow("(a) small mixed records (8 tools, ~100 B args, ~230 B results)", smallMixed(10_000), 3, { withFloor: true, withJsonForm: true });
+await speedRow("(b) stuck identical loop (runs of 25 calls)", stuckLoop(10_000), 3, { withFloor: true, withJsonForm: true });
+await speedRow("(c) 64 KiB text results", largeText(400, 64 * KB), 1.5, { withJsonForm: true });
 const mibSteps = largeText(30, MB);
 const mibNs = await speedRow("(d) 1 MiB text results", mibSteps, 1.5);
 

@@ -10,46 +10,10 @@
  * importRun have no safe fallback and always throw `internal`.
  */
 import { encodeForCore, encodeRecord } from "./encode.js";
-import { NOT_ORDINARY, SEND_JSON, sendCall, sendOutcome } from "./fields.js";
 import { fromCoreError, LoopGuardError } from "./errors.js";
-import type { RawGuard, WasmMemory, WasmRuntime } from "./runtime.js";
+import { codesOf, InputFrame, NOT_ORDINARY, type Op } from "./frame.js";
+import type { RawGuard, WasmRuntime } from "./runtime.js";
 import type { Fingerprints, LoopGuardConfig, Stats, ToolCall, ToolOutcome, Verdict } from "./types.js";
-
-type Op = "check" | "record";
-
-const encoder = new TextEncoder();
-
-/**
- * A guard's input buffer in wasm memory: record text (and side text after it) is written with
- * `TextEncoder.encodeInto`, much faster than wasm-bindgen's string copy for long or many texts.
- * The core zeroes what was written once it has read it.
- */
-class InputBuffer {
-  #view = new Uint8Array(0);
-  #length = 0;
-
-  constructor(
-    readonly raw: RawGuard,
-    readonly memory: WasmMemory,
-  ) {}
-
-  /** Writes `text` at `offset`; returns its UTF-8 length. */
-  put(text: string, offset: number): number {
-    let { read, written } = encoder.encodeInto(text, this.room(offset + text.length).subarray(offset));
-    if (read < text.length) ({ read, written } = encoder.encodeInto(text, this.room(offset + 3 * text.length).subarray(offset)));
-    return written;
-  }
-
-  /** A view of at least `length` bytes of the buffer (reserving more, or re-viewing grown memory). */
-  room(length: number): Uint8Array {
-    if (length > this.#length || this.#view.buffer !== this.memory.buffer) {
-      this.#length = Math.max(length, this.#length, 1024);
-      const address = this.raw.reserve(this.#length); // may grow the memory: read its buffer after
-      this.#view = new Uint8Array(this.memory.buffer, address, this.#length);
-    }
-    return this.#view;
-  }
-}
 
 /** The config minus the JS-only options, after checking those. */
 function splitConfig(config: LoopGuardConfig | undefined): {
@@ -84,7 +48,7 @@ export class LoopGuardCore {
   readonly #throwOnInternalError: boolean;
   #raw: RawGuard | undefined;
   #generation: number;
-  #input: InputBuffer | undefined;
+  #frame: InputFrame | undefined;
 
   /** Throws LoopGuardError code `invalid_config` naming the field when the config is invalid. */
   constructor(runtime: WasmRuntime, config?: LoopGuardConfig) {
@@ -115,7 +79,7 @@ export class LoopGuardCore {
    */
   fingerprint(record: ToolOutcome): Fingerprints {
     const [json, side] = encodeForCore(record, this.#runtime.largeTexts);
-    const text = this.#call(() => this.#live().fingerprint(json, side), false) as string;
+    const text = this.#call(() => this.#input().fingerprint(json, side), false) as string;
     return JSON.parse(text) as Fingerprints;
   }
 
@@ -236,47 +200,37 @@ export class LoopGuardCore {
     }
   }
 
-  /** The input buffer of the live handle, where the runtime exposes its memory. */
-  #buffer(raw: RawGuard): InputBuffer | undefined {
+  /** The input frame of the live handle. */
+  #input(): InputFrame {
+    const raw = this.#live();
     const memory = this.#runtime.memory;
-    if (memory === undefined) return undefined;
-    if (this.#input?.raw !== raw || this.#input.memory !== memory) this.#input = new InputBuffer(raw, memory);
-    return this.#input;
+    if (this.#frame?.raw !== raw || this.#frame.memory !== memory) this.#frame = new InputFrame(raw, memory, codesOf(this.#runtime.bindings));
+    return this.#frame;
   }
 
-  /** Hands an ordinary record to the core field by field: its status, or NOT_ORDINARY. */
-  #sendFields(op: Op, record: unknown, nowMs: number): number {
-    const raw = this.#live();
-    const buffer = this.#buffer(raw);
-    if (buffer === undefined) return NOT_ORDINARY;
-    const view = (length: number) => buffer.room(length);
-    return op === "check" ? sendCall(raw, view, record, nowMs) : sendOutcome(raw, view, record, nowMs, this.#runtime.largeTexts);
-  }
-
-  /** Hands the record to the core as JSON: through the input buffer where the runtime exposes its memory. */
-  #send(op: Op, json: string, side: string | undefined, nowMs: number): number {
-    const raw = this.#live();
-    const buffer = this.#buffer(raw);
-    if (buffer === undefined) return op === "check" ? raw.check(json, nowMs) : raw.record(json, nowMs, side);
-    const length = buffer.put(json, 0);
-    if (op === "check") return raw.checkInput(length, nowMs);
-    return raw.recordInput(length, side === undefined ? undefined : buffer.put(side, length), nowMs);
+  /** Sends the record as JSON: the core's status; a coded core error is thrown. */
+  #sendJson(op: Op, json: string, side: string | undefined, nowMs: number): number {
+    const frame = this.#input();
+    const status = frame.sendJson(op, json, side, nowMs);
+    if (status === frame.codes.Status.Error) throw frame.raw.takeError();
+    return status;
   }
 
   #verdict(op: Op, record: ToolCall | ToolOutcome): Verdict {
     const at = fromRecord(() => (record as { at?: unknown } | null)?.at);
     const nowMs = typeof at === "number" ? at : Date.now();
+    const { Status } = codesOf(this.#runtime.bindings);
     let json: string | undefined;
-    let status = this.#call(() => this.#sendFields(op, record, nowMs));
-    if (status === NOT_ORDINARY || status === SEND_JSON) {
+    let status = this.#call(() => this.#input().sendFields(op, record, nowMs, this.#runtime.largeTexts));
+    if (status === NOT_ORDINARY || status === Status.SendJson) {
       let side: string | undefined;
       [json, side] = fromRecord(() => (op === "check" ? [encodeRecord(record), undefined] : encodeForCore(record, this.#runtime.largeTexts)));
-      status = this.#call(() => this.#send(op, json as string, side, nowMs));
+      status = this.#call(() => this.#sendJson(op, json as string, side, nowMs));
     }
     const verdict =
       status === undefined
         ? fromRecord(() => internalVerdict(record))
-        : status === 0
+        : status === Status.Allow
           ? fromRecord(() => allowVerdict(record, json))
           : (JSON.parse(this.#live().verdict()) as Verdict);
     if (verdict.detector !== null && this.#onVerdict !== undefined) this.#onVerdict(verdict, op);
@@ -298,7 +252,7 @@ function fromRecord<T>(read: () => T): T {
 }
 
 /**
- * The plain allow verdict (status 0), built from the record the core accepted: its tool and runId,
+ * The plain allow verdict (`Status.Allow`), built from the record the core accepted: its tool and runId,
  * read back from the JSON sent when they are not plain strings (e.g. objects with `toJSON`; a
  * record sent field by field has plain strings).
  */

@@ -7,34 +7,19 @@
 import type { LargeTexts, TextHasher } from "./encode.js";
 
 /**
- * The wasm-bindgen class exported by the core's bindings (src/wasm/bindings.rs). `check` and `record`
- * return 0 for the plain allow verdict (built by the wrapper from the record) and 1 when `verdict()`
- * holds the verdict's JSON.
+ * The wasm-bindgen class of the core's bindings (src/wasm/bindings.rs). Structural, like the rest
+ * of this file (see WasmMemory); frame.ts types the codes by the generated declarations.
  */
 export interface RawGuard {
-  check(callJson: string, nowMs: number): number;
-  record(outcomeJson: string, nowMs: number, sideText?: string): number;
-  /** The same, for text the host wrote into the input buffer (see `reserve`). */
-  checkInput(jsonLength: number, nowMs: number): number;
-  recordInput(jsonLength: number, sideLength: number | undefined, nowMs: number): number;
-  /** Field-by-field calls (see fields.ts and src/wasm/bindings.rs); 2: send the JSON record instead. */
-  checkFields(runIdLength: number, toolLength: number, callIdLength: number, argsLength: number, at: number, nowMs: number): number;
-  recordFields(
-    runIdLength: number,
-    toolLength: number,
-    callIdLength: number,
-    argsLength: number,
-    resultMode: number,
-    detailsLength: number,
-    isError: number,
-    textsLength: number,
-    at: number,
-    nowMs: number,
-  ): number;
   /** Makes the input buffer at least `length` bytes long; returns its address in the wasm memory. */
   reserve(length: number): number;
-  /** `{"args": hex, "outcome": hex | null}` of a record (see LoopGuard.fingerprint). */
-  fingerprint(recordJson: string, sideText?: string): string;
+  /** `check`/`record` of the frame in the input buffer (see frame.ts): a `Status`. */
+  check(form: number, nowMs: number): number;
+  record(form: number, nowMs: number): number;
+  /** The error for which `check` or `record` returned `Status.Error`. */
+  takeError(): unknown;
+  /** `{"args": hex, "outcome": hex | null}` of the record in a `Form.Json` frame (see LoopGuard.fingerprint). */
+  fingerprint(): string;
   verdict(): string;
   compacted(runId?: string | null): void;
   progress(runId?: string | null, reason?: string | null): void;
@@ -54,19 +39,30 @@ export interface WasmMemory {
   readonly buffer: ArrayBuffer;
 }
 
+/** A `#[wasm_bindgen]` enum of the core: an object from each name to its code. */
+export type CoreCodes = Readonly<Record<string, unknown>>;
+
 /** The part of the generated glue the wrapper uses, once its wasm is instantiated. */
 export interface WasmBindings {
   WasmGuard: new (configJson?: string) => RawGuard;
   coreVersion(): string;
   maxScannedTextBytes(): number;
-  /** The instance's memory (absent in test doubles: text then crosses as JS strings). */
-  wasmMemory?(): WasmMemory;
+  /** The instance's memory, where guards write their input frames. */
+  wasmMemory(): WasmMemory;
   __wbg_reset_state(): void;
+  /** The input frame's layout and codes (src/record/frame.rs), and `check`/`record`'s `Status`. */
+  frameHeaderBytes(): number;
+  Status: CoreCodes;
+  Form: CoreCodes;
+  Slot: CoreCodes;
+  ResultShape: CoreCodes;
+  Flag: CoreCodes;
+  TextKind: CoreCodes;
 }
 
 export class WasmRuntime {
   #generation = 0;
-  #memory: WasmMemory | undefined | null = null;
+  #memory: WasmMemory | undefined;
   /**
    * How large result texts cross into wasm (see encode.ts): hashed by `hashText` where the runtime
    * has a fast native hasher, else passed as side text. Undefined (texts inline) only for bindings
@@ -82,9 +78,9 @@ export class WasmRuntime {
     this.largeTexts = above === undefined ? undefined : { hash: hashText, above };
   }
 
-  /** The current instance's memory, where guards write their input (undefined: pass strings). */
-  get memory(): WasmMemory | undefined {
-    if (this.#memory === null) this.#memory = typeof this.bindings.wasmMemory === "function" ? this.bindings.wasmMemory() : undefined;
+  /** The current instance's memory, where guards write their input frames. */
+  get memory(): WasmMemory {
+    this.#memory ??= this.bindings.wasmMemory();
     return this.#memory;
   }
 
@@ -97,6 +93,6 @@ export class WasmRuntime {
   reset(): void {
     this.bindings.__wbg_reset_state();
     this.#generation += 1;
-    this.#memory = null;
+    this.#memory = undefined;
   }
 }

@@ -114,34 +114,21 @@ impl Guard {
         side_text: Option<&[u8]>,
         now_ms: f64,
     ) -> Result<Verdict, GuardError> {
-        let OutcomeInput {
-            call,
-            result,
-            error,
-        } = parse_outcome(outcome_json, self.config.max_record_bytes)?;
+        let input = parse_outcome(outcome_json, self.config.max_record_bytes)?;
         if let Some(engine) = &mut self.openclaw {
-            let input = OutcomeInput {
-                call,
-                result,
-                error,
-            };
             let answer = match self.config.enabled {
                 true => engine.record(&self.config, &input, side_text)?,
                 false => Answer::Allow,
             };
-            let OutcomeInput {
-                call,
-                result,
-                error,
-            } = input;
-            // Fingerprints only: the raw content is zeroed as it goes.
-            result.into_iter().chain(error).for_each(scrub);
-            return Ok(self
+            let call = &input.call;
+            let verdict = self
                 .recorded(answer)
-                .into_verdict(&call.tool, call.run_id.as_deref()));
+                .into_verdict(&call.tool, call.run_id.as_deref());
+            // Fingerprints only: the raw content is zeroed as it goes.
+            input.result.into_iter().chain(input.error).for_each(scrub);
+            return Ok(verdict);
         }
-        // Fingerprints only: the parsed result and error hold raw content, zeroed when dropped.
-        let (result, error) = (RawContent(result), RawContent(error));
+        let (call, result, error) = raw_parts(input);
         let answer = if self.config.enabled {
             let found = match self.checked_call(&call) {
                 Some(found) => found,
@@ -197,13 +184,9 @@ impl Guard {
         record_json: &str,
         side_text: Option<&[u8]>,
     ) -> Result<RecordFingerprints, GuardError> {
-        let OutcomeInput {
-            call,
-            result,
-            error,
-        } = parse_outcome(record_json, self.config.max_record_bytes)?;
-        let has_outcome = result.is_some() || error.is_some();
-        let (result, error) = (RawContent(result), RawContent(error));
+        let input = parse_outcome(record_json, self.config.max_record_bytes)?;
+        let has_outcome = input.result.is_some() || input.error.is_some();
+        let (call, result, error) = raw_parts(input);
         let (args, kind) = self.computed_fingerprint(&call)?;
         let outcome = if has_outcome {
             let digester = OutcomeDigester::new(&self.config, &call, kind);
@@ -589,6 +572,16 @@ impl<'a> OutcomeDigester<'a> {
         let (result, error) = (strip(result), strip(error));
         digest(result.0.as_ref(), error.0.as_ref())
     }
+}
+
+/// An outcome's call, and its result and error as `RawContent`. Fingerprints only: the parsed
+/// result and error hold raw content, zeroed when dropped.
+fn raw_parts(input: OutcomeInput) -> (CallInput, RawContent, RawContent) {
+    (
+        input.call,
+        RawContent(input.result),
+        RawContent(input.error),
+    )
 }
 
 /// A parsed value that held raw content (a result, an error, or a copy of one): zeroed when

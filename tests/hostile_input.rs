@@ -100,7 +100,7 @@ fn absurd_nesting_and_sizes_are_refused_with_their_codes() {
     );
 }
 
-/// Random fields (the way `checkFields`/`recordFields` hand records over) end in a verdict, a
+/// Random fields (the way a fields frame hands records over) end in a verdict, a
 /// request for the JSON record, or a typed error, and leave the guard's verdicts unchanged.
 #[test]
 fn random_fields_end_in_ok_or_a_typed_error() {

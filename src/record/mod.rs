@@ -1,8 +1,10 @@
-//! The host's records, from text to meaning: parsing call and outcome records (as JSON or field by
-//! field) with field-named errors, and the digests of their arguments and outcomes, including what
-//! makes two results the same (volatile keys, JSON inside text, failures written as text).
+//! The host's records, from text to meaning: the input frame they arrive in, parsing call and
+//! outcome records (as JSON or field by field) with field-named errors, and the digests of their
+//! arguments and outcomes, including what makes two results the same (volatile keys, JSON inside
+//! text, failures written as text).
 
 pub(crate) mod failure_text;
+pub mod frame;
 pub mod input;
 pub(crate) mod json_text;
 pub mod outcome;

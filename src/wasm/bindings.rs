@@ -1,20 +1,24 @@
-//! The wasm-bindgen surface: a thin translation layer. Records and the config arrive as JSON text
-//! (the config too: serde-wasm-bindgen would cost ~25 KB of the size budget for a value read once);
-//! `check`/`record` return a status code, 0 for the plain `allow` verdict the wrapper builds from the
-//! record itself, 1 when `verdict()` holds the verdict as JSON text. Errors become JS `Error`s
-//! carrying the core's stable `code` and `field`. No detection rule lives here.
+//! The wasm-bindgen surface: a thin translation layer. The config arrives as JSON text
+//! (serde-wasm-bindgen would cost ~25 KB of the size budget for a value read once).
 //!
-//! Text crosses in one of two ways: as JS strings (wasm-bindgen copies them in), or written by the
-//! host with `TextEncoder.encodeInto` straight into the guard's reusable input buffer (`reserve`
-//! hands out its address in `wasmMemory()`), which skips wasm-bindgen's per-character copy loop.
+//! A record crosses one way: the host writes it into the guard's reusable input buffer (`reserve`
+//! hands out its address in `wasmMemory()`) as a frame (`record::frame`: field by field for an
+//! ordinary record, else as JSON text), with `TextEncoder.encodeInto`, which skips wasm-bindgen's
+//! per-character string copy, and calls `check` or `record`. They return a `Status` as one plain
+//! number (no return pointer): `Allow` for the plain allow verdict the wrapper builds from the
+//! record itself, `Verdict` when `verdict()` holds the verdict as JSON text, `SendJson` when the
+//! core cannot answer from the fields (the JSON form gives the answer or the exact error),
+//! `Error` when `takeError()` holds a JS `Error` carrying the core's stable `code` and `field`.
+//! No detection rule lives here.
 //!
-//! Fingerprints only: the record text and any side text are raw content. The reusable input buffer
-//! is zeroed after every call; every freed heap block (the strings wasm-bindgen copies in, and any
+//! Fingerprints only: the record text and any side text are raw content. The input buffer is
+//! zeroed after every call; every freed heap block (the strings wasm-bindgen copies in, and any
 //! copy the core makes) is zeroed by the allocator (`zeroing_alloc`).
 
 use crate::error::GuardError;
+use crate::record::frame::{self, Fields, Form, Status, HEADER_BYTES};
 use crate::verdict::{Answer, Verdict};
-use crate::{CallFields, Guard, ResultFields, TextField};
+use crate::Guard;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -22,7 +26,9 @@ pub struct WasmGuard {
     inner: Guard,
     /// The last verdict that was not a plain allow, as JSON.
     verdict: String,
-    /// Where the host writes record text (and side text after it) for `checkInput`/`recordInput`.
+    /// The last error of a `Form::Json` frame.
+    error: Option<GuardError>,
+    /// Where the host writes the frame of each `check`/`record`.
     input: Vec<u8>,
 }
 
@@ -39,40 +45,45 @@ fn to_js_error(error: GuardError) -> JsValue {
     js.into()
 }
 
-/// `recordFields` args length: the outcome has arguments, not passed (see `Guard::record_fields`).
-const ARGS_WITHHELD: i32 = -2;
-
-/// `checkFields`/`recordFields` status: the host must send the JSON record instead.
-const SEND_JSON: u32 = 2;
-
 impl WasmGuard {
-    /// The status of a fields call: 0 or 1 as for `check`, `SEND_JSON` when the core cannot
-    /// answer from the fields (not an ordinary record, or too large to be sure), in which case the
-    /// JSON record gives the answer or the exact error. Clears the input buffer.
-    /// Infallible, so that the two hot exports return one plain number (no return pointer).
-    fn fields_status(&mut self, used: usize, answer: Result<Option<Answer>, GuardError>) -> u32 {
-        clear_input(&mut self.input, used);
+    /// The status of an answer to a `form` frame, after zeroing the input buffer. A fields frame's
+    /// error is `SendJson`: the JSON form names the exact error. Infallible, so that the two hot
+    /// exports return one plain number.
+    fn status(&mut self, form: Form, answer: Result<Option<Answer>, GuardError>) -> Status {
+        self.clear_input(form);
         match answer {
-            Ok(Some(Answer::Allow)) => 0,
+            Ok(Some(Answer::Allow)) => Status::Allow,
             Ok(Some(Answer::Verdict(verdict))) => self.verdict_status(verdict),
-            Ok(None) | Err(_) => SEND_JSON,
+            Ok(None) => Status::SendJson,
+            Err(_) if form == Form::Fields => Status::SendJson,
+            Err(error) => {
+                self.error = Some(error);
+                Status::Error
+            }
         }
     }
 
-    fn status(&mut self, verdict: Result<Verdict, GuardError>) -> Result<u32, JsValue> {
-        verdict
-            .map(|verdict| self.verdict_status(verdict))
-            .map_err(to_js_error)
+    /// Zeroes the frame of `form` that the host wrote into the input buffer.
+    fn clear_input(&mut self, form: Form) {
+        let used = frame::used_len(&self.input, form);
+        if let Some(written) = self.input.get_mut(..used) {
+            written.fill(0);
+        }
     }
 
-    /// 0 for a plain allow, else 1 with the verdict's JSON kept for `verdict()`.
-    fn verdict_status(&mut self, verdict: Verdict) -> u32 {
+    /// `Allow` for a plain allow, else `Verdict` with the verdict's JSON kept for `verdict()`.
+    fn verdict_status(&mut self, verdict: Verdict) -> Status {
         if verdict.is_plain_allow() {
-            return 0;
+            return Status::Allow;
         }
         self.verdict = verdict.to_json();
-        1
+        Status::Verdict
     }
+}
+
+/// A JSON frame's verdict as the answer a fields frame gives.
+fn answered(verdict: Result<Verdict, GuardError>) -> Result<Option<Answer>, GuardError> {
+    verdict.map(|verdict| Some(Answer::Verdict(verdict)))
 }
 
 #[wasm_bindgen]
@@ -88,145 +99,67 @@ impl WasmGuard {
             .map(|inner| WasmGuard {
                 inner,
                 verdict: String::new(),
+                error: None,
                 input: Vec::new(),
             })
             .map_err(to_js_error)
-    }
-
-    /// 0: allow (plain); 1: the verdict is in `verdict()`.
-    pub fn check(&mut self, call_json: String, now_ms: f64) -> Result<u32, JsValue> {
-        let verdict = self.inner.check(&call_json, now_ms);
-        self.status(verdict)
-    }
-
-    /// Like `check`; `side_text` is the text of the outcome's `{"type":"text","textSide":true}` part.
-    pub fn record(
-        &mut self,
-        outcome_json: String,
-        now_ms: f64,
-        side_text: Option<String>,
-    ) -> Result<u32, JsValue> {
-        let verdict = self.inner.record_with_side_text(
-            &outcome_json,
-            side_text.as_ref().map(String::as_bytes),
-            now_ms,
-        );
-        self.status(verdict)
     }
 
     /// Makes the input buffer at least `len` bytes long; returns its address in `wasmMemory()`. The
     /// address stays valid until the next `reserve` (wasm memory may still grow and move the
     /// host's view of it, never the address).
     pub fn reserve(&mut self, len: usize) -> *mut u8 {
+        let len = len.max(HEADER_BYTES);
         if self.input.len() < len {
             self.input.resize(len, 0);
         }
         self.input.as_mut_ptr()
     }
 
-    /// `check` of the record text in the first `json_len` bytes of the input buffer.
-    #[wasm_bindgen(js_name = checkInput)]
-    pub fn check_input(&mut self, json_len: usize, now_ms: f64) -> Result<u32, JsValue> {
-        let verdict = match input_text(&self.input, 0, json_len) {
-            Ok(json) => self.inner.check(json, now_ms),
-            Err(e) => Err(e),
-        };
-        clear_input(&mut self.input, json_len);
-        self.status(verdict)
-    }
-
-    /// `record` of the record text in the first `json_len` bytes of the input buffer and, when
-    /// `side_len` is given, the side text in the `side_len` bytes after it.
-    #[wasm_bindgen(js_name = recordInput)]
-    pub fn record_input(
-        &mut self,
-        json_len: usize,
-        side_len: Option<usize>,
-        now_ms: f64,
-    ) -> Result<u32, JsValue> {
-        let side = side_len.map(|len| input_bytes(&self.input, json_len, len));
-        let verdict = match (input_text(&self.input, 0, json_len), side) {
-            (Err(e), _) | (_, Some(Err(e))) => Err(e),
-            (Ok(json), side) => {
-                let side = side.and_then(Result::ok);
-                self.inner.record_with_side_text(json, side, now_ms)
+    /// `check` of the call in the input buffer's frame; `now_ms` is used when the call has no `at`.
+    pub fn check(&mut self, form: Form, now_ms: f64) -> Status {
+        let input = &self.input;
+        let inner = &mut self.inner;
+        let answer = match form {
+            Form::Json => {
+                frame::read_json(input).and_then(|json| answered(inner.check(json.text, now_ms)))
             }
+            Form::Fields => frame::read_fields(input, now_ms)
+                .and_then(|fields| inner.check_fields(&fields.call, now_ms)),
         };
-        clear_input(
-            &mut self.input,
-            json_len.saturating_add(side_len.unwrap_or(0)),
-        );
-        self.status(verdict)
+        self.status(form, answer)
     }
 
-    /// `check` of a call handed over field by field: the input buffer holds its runId, tool,
-    /// callId and args JSON one after another, with these UTF-8 lengths (-1: absent). Returns 0 or
-    /// 1 as `check`, 2 when the JSON record must be sent instead.
-    #[wasm_bindgen(js_name = checkFields)]
-    pub fn check_fields(
-        &mut self,
-        run_id_len: i32,
-        tool_len: i32,
-        call_id_len: i32,
-        args_len: i32,
-        at: f64,
-        now_ms: f64,
-    ) -> u32 {
-        let mut pieces = Pieces::new(&self.input);
-        let call = pieces.call(run_id_len, tool_len, call_id_len, args_len, at);
-        let used = declared(&[run_id_len, tool_len, call_id_len, args_len], 0).max(pieces.pos);
-        let answer = call.and_then(|call| self.inner.check_fields(&call, now_ms));
-        self.fields_status(used, answer)
-    }
-
-    /// `record` of an outcome handed over field by field: after the call's fields (as for
-    /// `checkFields`; `args_len` -2: the outcome has arguments, withheld because its call id
-    /// should find its checked call) the input buffer holds the result's `details` JSON (`details_len`, -1:
-    /// absent), then its texts: each a kind byte (0 text, 1 lowercase hex SHA-256 of a long text),
-    /// a little-endian u32 length and the bytes, `texts_len` bytes in all. `result_mode`: 0 no
-    /// result, 1 a string result (one text), 2 `{content: [text parts], details, isError}`;
-    /// `is_error`: 0 absent, 1 false, 2 true. Returns as `checkFields`.
-    #[wasm_bindgen(js_name = recordFields)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn record_fields(
-        &mut self,
-        run_id_len: i32,
-        tool_len: i32,
-        call_id_len: i32,
-        args_len: i32,
-        result_mode: u32,
-        details_len: i32,
-        is_error: u32,
-        texts_len: u32,
-        at: f64,
-        now_ms: f64,
-    ) -> u32 {
-        let mut pieces = Pieces::new(&self.input);
-        let call = pieces.call(run_id_len, tool_len, call_id_len, args_len, at);
-        let result = pieces.result(result_mode, details_len, is_error, texts_len);
-        let lengths = [run_id_len, tool_len, call_id_len, args_len, details_len];
-        let used = declared(&lengths, texts_len).max(pieces.pos);
-        let answer = match (call, result) {
-            (Ok(call), Ok(result)) => {
-                let args_withheld = args_len == ARGS_WITHHELD;
-                self.inner
-                    .record_fields(&call, args_withheld, &result, now_ms)
-            }
-            (Err(e), _) | (_, Err(e)) => Err(e),
+    /// `record` of the outcome in the input buffer's frame.
+    pub fn record(&mut self, form: Form, now_ms: f64) -> Status {
+        let input = &self.input;
+        let inner = &mut self.inner;
+        let answer = match form {
+            Form::Json => frame::read_json(input).and_then(|json| {
+                answered(inner.record_with_side_text(json.text, json.side, now_ms))
+            }),
+            Form::Fields => frame::read_fields(input, now_ms).and_then(|fields| {
+                let call = fields.call;
+                let outcome = Fields::outcome(fields)?;
+                inner.record_fields(&call, outcome.args_withheld, &outcome.result, now_ms)
+            }),
         };
-        self.fields_status(used, answer)
+        self.status(form, answer)
     }
 
-    /// `{"args": hex, "outcome": hex | null}`: the fingerprints `record` would give the record
-    /// (see `Guard::fingerprint`); nothing is stored. `side_text` as for `record`.
-    pub fn fingerprint(
-        &self,
-        record_json: String,
-        side_text: Option<String>,
-    ) -> Result<String, JsValue> {
-        let found = self
-            .inner
-            .fingerprint(&record_json, side_text.as_ref().map(String::as_bytes));
+    /// The error for which `check` or `record` returned `Status::Error`, as a JS `Error`.
+    #[wasm_bindgen(js_name = takeError)]
+    pub fn take_error(&mut self) -> JsValue {
+        let error = self.error.take();
+        to_js_error(error.unwrap_or_else(|| GuardError::record(None, "no error is pending")))
+    }
+
+    /// `{"args": hex, "outcome": hex | null}`: the fingerprints `record` would give the record in
+    /// the input buffer's `Form::Json` frame (see `Guard::fingerprint`); nothing is stored.
+    pub fn fingerprint(&mut self) -> Result<String, JsValue> {
+        let found = frame::read_json(&self.input)
+            .and_then(|json| self.inner.fingerprint(json.text, json.side));
+        self.clear_input(Form::Json);
         let found = found.map_err(to_js_error)?;
         let mut json = String::from("{\"args\":\"");
         push_hex(&mut json, &found.args);
@@ -241,7 +174,7 @@ impl WasmGuard {
         Ok(json)
     }
 
-    /// The JSON of the last verdict for which `check` or `record` returned 1.
+    /// The JSON of the last verdict for which `check` or `record` returned `Status::Verdict`.
     pub fn verdict(&mut self) -> String {
         std::mem::take(&mut self.verdict)
     }
@@ -289,127 +222,10 @@ fn push_hex(out: &mut String, bytes: &[u8]) {
     }
 }
 
-/// The bytes the host says it wrote: the pieces' lengths (negative: absent) plus `more`.
-fn declared(lengths: &[i32], more: u32) -> usize {
-    lengths
-        .iter()
-        .filter_map(|len| usize::try_from(*len).ok())
-        .fold(more as usize, usize::saturating_add)
-}
-
-/// Reads the fields a host wrote one after another into the input buffer.
-struct Pieces<'a> {
-    input: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Pieces<'a> {
-    fn new(input: &'a [u8]) -> Self {
-        Pieces { input, pos: 0 }
-    }
-
-    fn bytes(&mut self, len: usize) -> Result<&'a [u8], GuardError> {
-        let bytes = input_bytes(self.input, self.pos, len)?;
-        self.pos += len;
-        Ok(bytes)
-    }
-
-    fn text(&mut self, len: usize) -> Result<&'a str, GuardError> {
-        let text = input_text(self.input, self.pos, len)?;
-        self.pos += len;
-        Ok(text)
-    }
-
-    /// A text of `len` bytes; a negative length means absent.
-    fn optional(&mut self, len: i32) -> Result<Option<&'a str>, GuardError> {
-        usize::try_from(len)
-            .ok()
-            .map(|len| self.text(len))
-            .transpose()
-    }
-
-    fn call(
-        &mut self,
-        run_id_len: i32,
-        tool_len: i32,
-        call_id_len: i32,
-        args_len: i32,
-        at: f64,
-    ) -> Result<CallFields<'a>, GuardError> {
-        let run_id = self.optional(run_id_len)?;
-        let tool = self
-            .optional(tool_len)?
-            .ok_or_else(|| GuardError::record(Some("tool"), "tool is required"))?;
-        Ok(CallFields {
-            run_id,
-            tool,
-            call_id: self.optional(call_id_len)?,
-            args: self.optional(args_len)?,
-            at: Some(at),
-        })
-    }
-
-    fn result(
-        &mut self,
-        mode: u32,
-        details_len: i32,
-        is_error: u32,
-        texts_len: u32,
-    ) -> Result<ResultFields<'a>, GuardError> {
-        let details = self.optional(details_len)?;
-        let end = self.pos.saturating_add(texts_len as usize);
-        let mut texts = Vec::new();
-        while self.pos < end {
-            let [kind] = *self.bytes(1)? else {
-                return Err(GuardError::record(None, "bad text entry"));
-            };
-            let len = self.bytes(4)?;
-            let len = u32::from_le_bytes(len.try_into().unwrap_or_default()) as usize;
-            let text = self.text(len)?;
-            texts.push(if kind == 1 {
-                TextField::Sha256Hex(text)
-            } else {
-                TextField::Text(text)
-            });
-        }
-        let is_error = match is_error {
-            0 => None,
-            flag => Some(flag == 2),
-        };
-        match (mode, texts.as_slice()) {
-            (0, []) => Ok(ResultFields::Absent),
-            (1, [text]) => Ok(ResultFields::Text(*text)),
-            (2, _) => Ok(ResultFields::Parts {
-                texts,
-                details,
-                is_error,
-            }),
-            _ => Err(GuardError::record(Some("result"), "bad result fields")),
-        }
-    }
-}
-
-/// The `len` bytes of input at `start` (side text is only hashed, so it is not checked to be
-/// UTF-8; the host's `encodeInto` writes nothing else).
-fn input_bytes(input: &[u8], start: usize, len: usize) -> Result<&[u8], GuardError> {
-    start
-        .checked_add(len)
-        .and_then(|end| input.get(start..end))
-        .ok_or_else(|| GuardError::record(None, "the input text is outside the input buffer"))
-}
-
-/// The `len` bytes of input text at `start`, checked to be UTF-8.
-fn input_text(input: &[u8], start: usize, len: usize) -> Result<&str, GuardError> {
-    std::str::from_utf8(input_bytes(input, start, len)?)
-        .map_err(|_| GuardError::record(None, "the input text is not UTF-8"))
-}
-
-/// Zeroes the first `len` bytes of the input buffer.
-fn clear_input(input: &mut [u8], len: usize) {
-    let len = len.min(input.len());
-    if let Some(used) = input.get_mut(..len) {
-        used.fill(0);
-    }
+/// Bytes of an input frame's header, where its pieces begin (see `record::frame`).
+#[wasm_bindgen(js_name = frameHeaderBytes)]
+pub fn frame_header_bytes() -> u32 {
+    HEADER_BYTES as u32
 }
 
 /// The wasm instance's memory, for the host's view of the input buffer.

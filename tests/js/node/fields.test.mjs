@@ -1,7 +1,7 @@
-// Ordinary records cross into wasm field by field (js/fields.ts); everything else, and whatever the
-// core declines, as one JSON record. Both ways must mean the same: for tricky records the verdicts
-// and the run snapshots (which hold every fingerprint) of a guard that takes the field way are
-// compared with those of a guard that can only take the JSON way (no wasm memory to write into).
+// Ordinary records cross into wasm field by field (js/frame.ts); everything else, and whatever the
+// core declines, as one JSON record. Both forms must mean the same: for tricky records the verdicts
+// and the run snapshots (which hold every fingerprint) of a guard that takes the field form are
+// compared with those of a guard whose core declines every fields frame.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
@@ -14,23 +14,37 @@ await init(); // instantiates the glue shared with the package's Node entry
 const long = "z".repeat(glue.maxScannedTextBytes() + 10);
 const sha256 = (text) => createHash("sha256").update(text).digest("hex");
 
-/** A runtime whose guards count how often each way into the core is taken. */
+/** A runtime whose guards count the frames of each form they are handed. */
 function countingRuntime(counts) {
   class CountingGuard extends glue.WasmGuard {}
-  const ways = { checkFields: "fields", recordFields: "fields", checkInput: "json", recordInput: "json" };
-  for (const [method, way] of Object.entries(ways)) {
-    CountingGuard.prototype[method] = function (...args) {
-      counts[way]++;
-      return glue.WasmGuard.prototype[method].apply(this, args);
+  for (const method of ["check", "record"]) {
+    CountingGuard.prototype[method] = function (form, nowMs) {
+      counts[form === glue.Form.Fields ? "fields" : "json"]++;
+      return glue.WasmGuard.prototype[method].call(this, form, nowMs);
     };
   }
   return new WasmRuntime({ ...glue, WasmGuard: CountingGuard }, sha256);
 }
 
+/**
+ * A guard whose core answers every fields frame with `Status.SendJson` unread, so that every
+ * record takes the JSON form (what the fields frame left in the buffer is overwritten or unread).
+ */
+function jsonOnlyRuntime() {
+  class JsonOnlyGuard extends glue.WasmGuard {}
+  for (const method of ["check", "record"]) {
+    JsonOnlyGuard.prototype[method] = function (form, nowMs) {
+      if (form === glue.Form.Fields) return glue.Status.SendJson;
+      return glue.WasmGuard.prototype[method].call(this, form, nowMs);
+    };
+  }
+  return new WasmRuntime({ ...glue, WasmGuard: JsonOnlyGuard }, sha256);
+}
+
 // Thresholds pinned so that no call of the rounds below is refused (a refused call's outcome
 // would take the JSON way) whatever the default preset is.
 const PINNED = { warningThreshold: 10, criticalThreshold: 20, globalCircuitBreakerThreshold: 30 };
-const jsonOnly = () => new LoopGuardCore(new WasmRuntime({ ...glue, wasmMemory: undefined }, sha256), PINNED);
+const jsonOnly = () => new LoopGuardCore(jsonOnlyRuntime(), PINNED);
 
 /** [call, outcome] pairs; each is checked and recorded three times in a row. */
 const steps = [

@@ -11,19 +11,28 @@ import { verdictString } from "../scenario-runner.mjs";
 
 glue.initSync({ module: new WebAssembly.Module(fs.readFileSync(new URL("../../../pkg/tool_loop_guard_bg.wasm", import.meta.url))) });
 
-const TRAP = "__trap__";
-/** The core's guard, except that a call whose JSON contains TRAP makes the instance trap (an invalid allocation aborts). */
+/** The core's guard, except that `checkTrapping` makes the instance trap (an invalid allocation aborts). */
+let trapNext = false;
 class TrappingGuard extends glue.WasmGuard {
-  check(json, nowMs) {
-    if (json.includes(TRAP)) glue.initSync().__wbindgen_malloc(0xfffffff0, 1);
-    return super.check(json, nowMs);
+  check(form, nowMs) {
+    if (trapNext) {
+      trapNext = false;
+      glue.initSync().__wbindgen_malloc(0xfffffff0, 1);
+    }
+    return super.check(form, nowMs);
   }
 }
-const bindings = { WasmGuard: TrappingGuard, coreVersion: glue.coreVersion, __wbg_reset_state: glue.__wbg_reset_state };
+const bindings = { ...glue, WasmGuard: TrappingGuard };
 
 const CALL = { tool: "update_task", args: { taskId: "T-1" } };
 const OUTCOME = { ...CALL, result: "updated" };
-const TRAPPING = { tool: "update_task", args: { taskId: TRAP }, runId: "r1" };
+const TRAPPING = { tool: "update_task", args: { taskId: "T-1" }, runId: "r1" };
+
+/** `guard.check(TRAPPING)`, during which the instance traps. */
+function checkTrapping(guard) {
+  trapNext = true;
+  return guard.check(TRAPPING);
+}
 
 function repeat(guard, n) {
   const out = [];
@@ -49,7 +58,7 @@ test("a trap gives an allow verdict with detector internal_error and a fresh ins
   repeat(guard, 9);
   repeat(other, 9);
 
-  const verdict = guard.check(TRAPPING);
+  const verdict = checkTrapping(guard);
   assert.deepEqual(verdict, {
     action: "allow",
     level: "ok",
@@ -77,7 +86,7 @@ test("throwOnInternalError throws LoopGuardError code internal, and the guard ke
   const runtime = new WasmRuntime(bindings);
   const guard = new LoopGuardCore(runtime, { ...PINNED, throwOnInternalError: true });
   assert.throws(
-    () => guard.check(TRAPPING),
+    () => checkTrapping(guard),
     (error) =>
       error instanceof LoopGuardError &&
       error.code === "internal" &&
@@ -102,7 +111,7 @@ test("any other error from the glue (a handle of a replaced instance) is handled
   const b = new WasmRuntime(bindings);
   const guardA = new LoopGuardCore(a);
   const guardB = new LoopGuardCore(b);
-  guardA.check(TRAPPING); // a replaces the instance behind b's back: guardB's handle is stale
+  checkTrapping(guardA); // a replaces the instance behind b's back: guardB's handle is stale
   assert.equal(guardB.check(CALL).detector, "internal_error");
   assert.equal(b.generation, 1);
   assert.equal(verdictString(guardB.check(CALL)), "allow");

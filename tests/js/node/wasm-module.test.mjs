@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { test } from "node:test";
 import binaryen from "binaryen";
+import * as glue from "../../../pkg/tool_loop_guard.js";
 
 const wasm = fs.readFileSync(new URL("../../../pkg/tool_loop_guard_bg.wasm", import.meta.url));
 
@@ -34,7 +35,16 @@ test("no exported function returns more than one value", () => {
   assert.deepEqual(multi, []);
 });
 
-test("checkFields and recordFields return their status directly", () => {
-  assert.equal(results.wasmguard_checkFields, 1);
-  assert.equal(results.wasmguard_recordFields, 1);
+test("check and record return their status directly", () => {
+  assert.equal(results.wasmguard_check, 1);
+  assert.equal(results.wasmguard_record, 1);
+});
+
+test("the glue carries the input frame's codes, and its header has one word per slot", () => {
+  glue.initSync({ module: new WebAssembly.Module(wasm) });
+  const names = (codes) => Object.keys(codes).filter((key) => Number.isNaN(Number(key)));
+  for (const codes of [glue.Status, glue.Form, glue.Slot, glue.ResultShape, glue.Flag, glue.TextKind]) {
+    assert.ok(Object.isFrozen(codes) && names(codes).length >= 2);
+  }
+  assert.equal(glue.frameHeaderBytes(), 4 * names(glue.Slot).length);
 });

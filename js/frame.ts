@@ -1,0 +1,315 @@
+/**
+ * The input frame (its layout and codes are defined in src/record/frame.rs and come from the
+ * generated glue): the one way a record reaches the core. The wrapper writes the record into the
+ * guard's input buffer in wasm memory, with `TextEncoder.encodeInto` (much faster than
+ * wasm-bindgen's string copy for long or many texts), and calls `check` or `record`; the core
+ * zeroes what was written once it has read it.
+ *
+ * An ordinary call or outcome is written field by field (the strings as they are, `args` and
+ * `details` as JSON text, result texts unescaped), so nothing but the arguments and details is
+ * stringified or parsed. "Ordinary" is only a question of shape (plain objects, string fields,
+ * text-only content); anything else, and anything the core declines (`Status.SendJson`), is
+ * written as JSON text, which gives the same verdicts and the exact errors. No rule lives here.
+ */
+import type { LargeTexts } from "./encode.js";
+import { encodeRecord, isLongText, isPlainObject, isWellFormed } from "./encode.js";
+import type { RawGuard, WasmBindings, WasmMemory } from "./runtime.js";
+import type * as Glue from "./tool_loop_guard.js";
+
+/**
+ * The frame's layout and codes as the generated declarations type them (kept out of the package's
+ * public types, which compile without DOM or WebAssembly types).
+ */
+export type Codes = Pick<typeof Glue, "frameHeaderBytes" | "Status" | "Form" | "Slot" | "ResultShape" | "Flag" | "TextKind">;
+
+/** The runtime's glue, typed by its generated declarations. */
+export function codesOf(bindings: WasmBindings): Codes {
+  return bindings as unknown as Codes;
+}
+
+export type Op = "check" | "record";
+
+/** `sendFields`: the record is not ordinary. */
+export const NOT_ORDINARY = -1;
+/** `text`: the string holds a lone surrogate. */
+const NOT_WELL_FORMED = -2;
+const EMPTY = new Uint8Array(0);
+const encoder = new TextEncoder();
+
+/** JSON text of a value JSON.stringify keeps (null when it would drop the key); false if it throws. */
+function jsonOf(value: unknown): string | null | false {
+  if (value === undefined || typeof value === "function" || typeof value === "symbol") return null;
+  try {
+    return encodeRecord(value);
+  } catch {
+    return false;
+  }
+}
+
+/** True when every key is a call field (`result` and `error` too when `outcome`). */
+function hasRecordKeys(record: Record<string, unknown>, outcome: boolean): boolean {
+  for (const key in record) {
+    switch (key) {
+      case "runId":
+      case "tool":
+      case "args":
+      case "callId":
+      case "at":
+        continue;
+      case "result":
+      case "error":
+        if (outcome) continue;
+        return false;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+/** True when every key of a result is `content`, `details` or `isError`. */
+function hasResultKeys(result: Record<string, unknown>): boolean {
+  for (const key in result) if (key !== "content" && key !== "details" && key !== "isError") return false;
+  return true;
+}
+
+/** A `{type: "text", text}` part and nothing else. */
+function isTextPart(part: unknown): part is { type: "text"; text: string } {
+  if (!isPlainObject(part) || part.type !== "text" || typeof part.text !== "string") return false;
+  for (const key in part) if (key !== "type" && key !== "text") return false;
+  return true;
+}
+
+/** Upper bound of a string's UTF-8 bytes (0 when absent). */
+function bound(text: string | null): number {
+  return text === null ? 0 : 3 * text.length;
+}
+
+/** A call field that must be a string if present: the string, null when absent, false otherwise. */
+function optionalText(value: unknown): string | null | false {
+  if (value === undefined || value === null) return null;
+  return typeof value === "string" ? value : false;
+}
+
+/** A guard's input buffer, and the writer of the frames that go through it. */
+export class InputFrame {
+  #view = EMPTY;
+  #data = new DataView(EMPTY.buffer);
+  #length = 0;
+  /** Where the next piece goes. */
+  #pos = 0;
+  readonly #header: number;
+
+  constructor(
+    readonly raw: RawGuard,
+    readonly memory: WasmMemory,
+    readonly codes: Codes,
+  ) {
+    this.#header = codes.frameHeaderBytes();
+  }
+
+  /** Sends the record as JSON text (and the side text after it): the core's `Status`. */
+  sendJson(op: Op, json: string, side: string | undefined, nowMs: number): number {
+    this.#writeJson(json, side);
+    const { Form } = this.codes;
+    return op === "check" ? this.raw.check(Form.Json, nowMs) : this.raw.record(Form.Json, nowMs);
+  }
+
+  /** The core's fingerprints of a record as JSON text (and side text): `RawGuard.fingerprint`'s JSON. */
+  fingerprint(json: string, side: string | undefined): string {
+    this.#writeJson(json, side);
+    return this.raw.fingerprint();
+  }
+
+  /**
+   * Sends an ordinary record field by field: the core's `Status`, or NOT_ORDINARY (nothing sent).
+   * A getter, `toJSON` or Proxy trap of the record that throws makes the record not ordinary (the
+   * JSON form then names the error), and what was written is cleared.
+   */
+  sendFields(op: Op, record: unknown, nowMs: number, largeTexts: LargeTexts | undefined): number {
+    let written: boolean;
+    try {
+      written = op === "check" ? this.#writeCall(record) : this.#writeOutcome(record, largeTexts);
+    } catch {
+      written = this.#abandon();
+    }
+    if (!written) return NOT_ORDINARY;
+    const { Form } = this.codes;
+    return op === "check" ? this.raw.check(Form.Fields, nowMs) : this.raw.record(Form.Fields, nowMs);
+  }
+
+  /** Makes room for `length` bytes of pieces after the header (reserving more, or re-viewing grown memory). */
+  #room(length: number): void {
+    const total = this.#header + length;
+    if (total > this.#length || this.#view.buffer !== this.memory.buffer) {
+      this.#length = Math.max(total, this.#length, 1024);
+      const address = this.raw.reserve(this.#length); // may grow the memory: read its buffer after
+      this.#view = new Uint8Array(this.memory.buffer, address, this.#length);
+      this.#data = new DataView(this.memory.buffer, address, this.#length);
+    }
+  }
+
+  /** Writes a `Form.Json` frame. */
+  #writeJson(json: string, side: string | undefined): void {
+    const { Slot } = this.codes;
+    const jsonLength = this.#put(json, this.#header);
+    const sideLength = side === undefined ? -1 : this.#put(side, this.#header + jsonLength);
+    this.#word(Slot.Json, jsonLength);
+    this.#word(Slot.Side, sideLength);
+  }
+
+  #word(slot: number, value: number): void {
+    this.#data.setInt32(4 * slot, value, true);
+  }
+
+  /** Writes a well-formed `text` at `offset`; returns its UTF-8 length. */
+  #put(text: string, offset: number): number {
+    this.#room(offset - this.#header + text.length);
+    let { read, written } = encoder.encodeInto(text, this.#view.subarray(offset));
+    if (read < text.length) {
+      this.#room(offset - this.#header + 3 * text.length);
+      ({ read, written } = encoder.encodeInto(text, this.#view.subarray(offset)));
+    }
+    return written;
+  }
+
+  /**
+   * Writes the next piece and returns its UTF-8 length (-1 for null: absent), or NOT_WELL_FORMED
+   * for a string with lone surrogates.
+   */
+  #text(text: string | null): number {
+    if (text === null) return -1;
+    const start = this.#pos;
+    const length = text.length;
+    const view = this.#view;
+    let i = 0;
+    // Short ASCII strings: a plain loop beats encodeInto's call overhead.
+    if (length <= 64) {
+      for (; i < length; i++) {
+        const code = text.charCodeAt(i);
+        if (code > 0x7f) break;
+        view[start + i] = code;
+      }
+      if (i === length) {
+        this.#pos = start + length;
+        return length;
+      }
+    }
+    // UTF-8 cannot carry a lone surrogate: such a string goes the JSON way (escaped).
+    if (!isWellFormed(text)) return NOT_WELL_FORMED;
+    const { written } = encoder.encodeInto(text, view.subarray(start));
+    this.#pos = start + written;
+    return written;
+  }
+
+  /** A text entry of the result (kind byte, u32 length, bytes); false when not well-formed. */
+  #entry(kind: number, text: string): boolean {
+    const head = this.#pos;
+    this.#pos += 5;
+    const length = this.#text(text);
+    this.#view[head] = kind;
+    this.#data.setUint32(head + 1, length, true);
+    return length !== NOT_WELL_FORMED;
+  }
+
+  /** Clears what was written (raw content must not stay behind); false. */
+  #abandon(): false {
+    this.#view.fill(0, 0, this.#pos);
+    return false;
+  }
+
+  /** Writes an ordinary call's frame; false (nothing written) when the call is not ordinary. */
+  #writeCall(call: unknown): boolean {
+    if (!isPlainObject(call) || !hasRecordKeys(call, false)) return false;
+    const { runId, tool, callId, args, at } = call;
+    const run = optionalText(runId);
+    const id = optionalText(callId);
+    if (typeof tool !== "string" || run === false || id === false) return false;
+    if (at !== undefined && at !== null && typeof at !== "number") return false;
+    const argsJson = jsonOf(args);
+    if (argsJson === false) return false;
+    const { Slot, Flag } = this.codes;
+    this.#room(bound(run) + bound(tool) + bound(id) + bound(argsJson));
+    this.#pos = this.#header;
+    const runLength = this.#text(run);
+    const toolLength = this.#text(tool);
+    const idLength = this.#text(id);
+    const argsLength = this.#text(argsJson);
+    if (runLength === NOT_WELL_FORMED || toolLength === NOT_WELL_FORMED || idLength === NOT_WELL_FORMED) return this.#abandon();
+    this.#word(Slot.RunId, runLength);
+    this.#word(Slot.Tool, toolLength);
+    this.#word(Slot.CallId, idLength);
+    this.#word(Slot.Args, argsLength);
+    this.#word(Slot.At, typeof at === "number" ? Flag.True : Flag.Absent);
+    return true;
+  }
+
+  /** Writes an ordinary outcome's frame; false (nothing written) when the outcome is not ordinary. */
+  #writeOutcome(outcome: unknown, largeTexts: LargeTexts | undefined): boolean {
+    if (!isPlainObject(outcome) || !hasRecordKeys(outcome, true)) return false;
+    const { runId, tool, callId, args, at, result, error } = outcome;
+    const run = optionalText(runId);
+    const id = optionalText(callId);
+    if (typeof tool !== "string" || run === false || id === false) return false;
+    if (at !== undefined && at !== null && typeof at !== "number") return false;
+    if (error !== undefined && error !== null) return false;
+    const { Slot, Flag, ResultShape, TextKind } = this.codes;
+    let shape: number = ResultShape.Absent;
+    let content: { type: "text"; text: string }[] | undefined;
+    let details: string | null = null;
+    let isError: number = Flag.Absent;
+    let size = 0;
+    if (typeof result === "string") {
+      shape = ResultShape.Text;
+      size = 5 + 3 * result.length;
+    } else if (result !== undefined && result !== null) {
+      if (!isPlainObject(result) || !hasResultKeys(result) || !Array.isArray(result.content)) return false;
+      content = result.content as { type: "text"; text: string }[];
+      for (let i = 0; i < content.length; i++) {
+        const part = content[i];
+        if (!isTextPart(part)) return false;
+        size += 5 + 3 * part.text.length;
+      }
+      const flag = result.isError;
+      if (flag !== undefined && typeof flag !== "boolean") return false;
+      if (flag !== undefined) isError = flag ? Flag.True : Flag.False;
+      const json = jsonOf(result.details);
+      if (json === false) return false;
+      details = json;
+      shape = ResultShape.Parts;
+    }
+    // With a call id the core finds the checked call without the arguments; it asks for the JSON
+    // record (Status.SendJson) when it cannot.
+    const withheld = id !== null && args !== undefined;
+    const argsJson = withheld ? null : jsonOf(args);
+    if (argsJson === false) return false;
+    const hash = largeTexts?.hash;
+    const above = largeTexts?.above ?? Infinity;
+    this.#room(size + bound(run) + bound(tool) + bound(id) + bound(argsJson) + bound(details));
+    this.#pos = this.#header;
+    const runLength = this.#text(run);
+    const toolLength = this.#text(tool);
+    const idLength = this.#text(id);
+    const argsLength = this.#text(argsJson);
+    const detailsLength = this.#text(details);
+    const textsStart = this.#pos;
+    let wellFormedTexts = true;
+    const put = (text: string) => {
+      wellFormedTexts &&= hash !== undefined && isLongText(text, above) ? this.#entry(TextKind.Sha256Hex, hash(text)) : this.#entry(TextKind.Text, text);
+    };
+    if (typeof result === "string") put(result);
+    else if (content !== undefined) for (let i = 0; i < content.length; i++) put(content[i].text);
+    if (!wellFormedTexts || runLength === NOT_WELL_FORMED || toolLength === NOT_WELL_FORMED || idLength === NOT_WELL_FORMED) return this.#abandon();
+    this.#word(Slot.RunId, runLength);
+    this.#word(Slot.Tool, toolLength);
+    this.#word(Slot.CallId, idLength);
+    this.#word(Slot.Args, argsLength);
+    this.#word(Slot.Details, detailsLength);
+    this.#word(Slot.Texts, this.#pos - textsStart);
+    this.#word(Slot.Result, shape);
+    this.#word(Slot.IsError, isError);
+    this.#word(Slot.At, typeof at === "number" ? Flag.True : Flag.Absent);
+    this.#word(Slot.ArgsWithheld, withheld ? Flag.True : Flag.False);
+    return true;
+  }
+}
