@@ -117,6 +117,7 @@ enum Members<'s> {
 }
 
 impl<'s> Members<'s> {
+    #[inline]
     fn push(&mut self, (key, at): Member<'s>) {
         match (&mut *self, key) {
             (Members::Inline(inline, count), Cow::Borrowed(key)) if *count < INLINE_MEMBERS => {
@@ -196,12 +197,12 @@ impl Writer<'_> {
             members.push(member);
         }
         let depth = depth.saturating_sub(1);
-        match members {
-            Members::Inline(mut inline, count) => {
-                let inline = inline.get_mut(..count).unwrap_or_default();
+        match &mut members {
+            Members::Inline(inline, count) => {
+                let inline = inline.get_mut(..*count).unwrap_or_default();
                 self.members(src, inline, depth, without)?;
             }
-            Members::Spilled(mut spilled) => self.members(src, &mut spilled, depth, without)?,
+            Members::Spilled(spilled) => self.members(src, spilled, depth, without)?,
         }
         src.close(object);
         Ok(())
