@@ -49,6 +49,7 @@ pub(crate) enum Node<'s> {
 pub(crate) enum At<'s> {
     /// A position in JSON text.
     Text(usize),
+    /// A value of a parsed tree.
     Parsed(&'s Value),
 }
 
@@ -112,6 +113,7 @@ const INLINE_MEMBERS: usize = 12;
     reason = "the inline variant is the stack buffer that spares small objects an allocation"
 )]
 enum Members<'s> {
+    /// The members so far and their count (later slots are unused).
     Inline([(&'s str, At<'s>); INLINE_MEMBERS], usize),
     Spilled(Vec<Member<'s>>),
 }
