@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_loop_guard::json::canonical::{format_number, to_canonical_string};
+use tool_loop_guard::json::canonical::to_canonical_string;
+use tool_loop_guard::json::number_format::format_number;
 
 fuzz_target!(|data: &[u8]| {
     if let Some(bytes) = data.get(..8) {
