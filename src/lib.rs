@@ -66,6 +66,8 @@ pub use verdict::{Action, Answer, DetectorId, Level, Observed, Refusal, Verdict,
 #[doc(hidden)]
 pub mod internals {
     pub use crate::config::TOP_LEVEL_KEYS;
-    pub use crate::json::canonical::{format_number, sha256, to_canonical_string, KeepAll};
+    pub use crate::json::canonical::{to_canonical_string, KeepAll};
+    pub use crate::json::digest::sha256;
+    pub use crate::json::number_format::format_number;
     pub use crate::record::outcome::{digest_outcome, OutcomeParts};
 }

@@ -6,20 +6,9 @@
 use serde_json::json;
 use tool_loop_guard::Guard;
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "../src/json/test_rng.rs"]
+mod test_rng;
+use test_rng::Rng;
 
 fn trace_verdicts(guard: &mut Guard) -> Vec<String> {
     let call = json!({"runId": "probe", "tool": "update_task", "args": {"id": 7}}).to_string();

@@ -15,8 +15,9 @@
     clippy::indexing_slicing
 )]
 
-use crate::json::canonical::{format_number, write_value, KeepAll};
+use crate::json::canonical::{write_value, KeepAll};
 use crate::json::float_parse::parse_f64;
+use crate::json::number_format::format_number;
 use crate::json::reader::Reader;
 use serde_json::Value;
 

@@ -1,9 +1,9 @@
 //! JSON number text to the nearest double (ties to even), the result of `str::parse::<f64>`
 //! without core's float parser and its 10 KB table of powers: Clinger's exact floating-point
 //! fast path, exact 64-bit long division for up to 19 digits over a power of ten up to 10^22,
-//! else exact big-integer division (`canonical::Big`, shared with the formatter).
+//! else exact big-integer division (`bignum::Big`, shared with the formatter).
 
-use crate::json::canonical::Big;
+use crate::json::bignum::Big;
 
 /// Significant digits kept exactly. Every double and every midpoint between two adjacent doubles
 /// has at most 768 significant digits, so none lies strictly between the kept digits and the full
@@ -188,6 +188,7 @@ fn nearest(mut r: Big, e: i32, tail: bool) -> f64 {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+    use crate::json::test_rng::Rng;
 
     fn check(text: &str) {
         let want: f64 = text.parse().unwrap();
@@ -195,25 +196,10 @@ mod tests {
         assert_eq!(got.to_bits(), want.to_bits(), "{text}: {got:e} vs {want:e}");
     }
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-
-        fn digits(&mut self, len: usize) -> String {
-            (0..len)
-                .map(|_| char::from(b'0' + self.below(10) as u8))
-                .collect()
-        }
+    fn digits(rng: &mut Rng, len: usize) -> String {
+        (0..len)
+            .map(|_| char::from(b'0' + rng.below(10) as u8))
+            .collect()
     }
 
     #[test]
@@ -280,8 +266,8 @@ mod tests {
     fn random_digit_strings_across_the_exponent_range() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         for i in 0..200_000 {
-            let len = 1 + rng.below(25) as usize;
-            let mut digits = rng.digits(len);
+            let len = 1 + rng.below(25);
+            let mut digits = digits(&mut rng, len);
             if i % 2 == 0 {
                 // Mostly a leading non-zero digit; sometimes leading zeros.
                 digits.replace_range(..1, &(1 + rng.below(9)).to_string());
@@ -330,8 +316,8 @@ mod tests {
         // The exact small paths: up to 19 digits, 10^-22 to 10^3.
         let mut rng = Rng(0x6a09_e667_f3bc_c909);
         for _ in 0..100_000 {
-            let len = 1 + rng.below(19) as usize;
-            let digits = format!("{}{}", 1 + rng.below(9), rng.digits(len - 1));
+            let len = 1 + rng.below(19);
+            let digits = format!("{}{}", 1 + rng.below(9), digits(&mut rng, len - 1));
             let exp = rng.below(26) as i64 - 22;
             check(&format!("{digits}e{exp}"));
         }
@@ -390,7 +376,7 @@ mod tests {
         doubles.push(f64::from_bits(f64::MIN_POSITIVE.to_bits() - 1));
         for _ in 0..150 {
             doubles.push(f64::from_bits(rng.next() >> 1));
-            doubles.push(f64::from_bits(rng.below(1 << 53)));
+            doubles.push(f64::from_bits(rng.below(1 << 53) as u64));
         }
         for x in doubles.into_iter().filter(|x| x.is_finite()) {
             // The midpoint above x: (2 * significand + 1) * 2^(exponent - 1).
@@ -424,8 +410,8 @@ mod tests {
     fn long_mantissas_and_extreme_exponents() {
         let mut rng = Rng(0x1405_7b7e_f767_814f);
         for _ in 0..1_000 {
-            let len = 26 + rng.below(1200) as usize;
-            let digits = format!("{}{}", 1 + rng.below(9), rng.digits(len));
+            let len = 26 + rng.below(1200);
+            let digits = format!("{}{}", 1 + rng.below(9), digits(&mut rng, len));
             let exp = rng.below(2000) as i64 - 1000 - len as i64 / 2;
             check(&format!("{digits}e{exp}"));
             check(&format!("0.{digits}e{}", exp + 300));

@@ -1,10 +1,25 @@
 //! JSON text machinery, below the domain: a reader for records and the config, a float parser, the
 //! RFC 8785 canonical form that fingerprints are taken of (streamed into SHA-256), and a small
 //! writer for what the core hands back. Nothing here knows about tools, runs or verdicts.
+//!
+//! - `reader`: JSON text to `serde_json::Value`, or skimmed, or (as a `canonical::Source`) read
+//!   straight into the canonical writer; `float_parse`: number text to the nearest double.
+//! - `canonical`: the one RFC 8785 writer, reading a parsed value or text; `key_order`: member
+//!   order; `escape`: string escaping; `number_format`: ECMAScript number text; `bignum`: the exact
+//!   arithmetic of both number conversions.
+//! - `digest`: where bytes go (`ByteSink`, the buffered SHA-256 `HashSink`); `writer`: the JSON
+//!   of verdicts and stats.
 
+mod bignum;
 pub mod canonical;
 #[cfg(test)]
 mod differential;
+pub mod digest;
+pub(crate) mod escape;
 mod float_parse;
+mod key_order;
+pub mod number_format;
 pub(crate) mod reader;
+#[cfg(test)]
+pub(crate) mod test_rng;
 pub(crate) mod writer;

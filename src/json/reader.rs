@@ -10,9 +10,9 @@
 //! nesting depth), so a record's fields can be located first and parsed one by one, each with its
 //! own nesting limit and field-named errors.
 
-use crate::json::canonical::{
-    heap_sort, plain_prefix_len, utf16_cmp, write_number, write_string, ByteSink, KeyFilter,
-};
+use crate::json::canonical::{self, At, KeyFilter, Member, Node, Source, Walk};
+use crate::json::digest::ByteSink;
+use crate::json::escape::plain_prefix_len;
 use crate::json::float_parse::parse_f64;
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
@@ -25,9 +25,6 @@ pub enum JsonError {
     /// Nested deeper than the limit.
     TooDeep,
 }
-
-/// Members of an object canonicalised without allocating (larger objects use a vector).
-const INLINE_MEMBERS: usize = 12;
 
 /// The open containers of `skim` (true for an object): 64 levels in a word, deeper ones spilled.
 #[derive(Default)]
@@ -173,37 +170,46 @@ impl<'a> Reader<'a> {
             Some(b'{') => {
                 let depth = self.enter(depth)?;
                 let mut map = Map::new();
-                if self.eat(b'}') {
-                    return Ok(Value::Object(map));
-                }
-                loop {
-                    self.skip_ws();
-                    let key = self.string()?;
-                    self.expect(b':')?;
-                    map.insert(key.into_owned(), self.value(depth)?);
-                    if self.eat(b'}') {
-                        return Ok(Value::Object(map));
-                    }
-                    self.expect(b',')?;
-                }
+                self.list(b'}', |reader| {
+                    reader.skip_ws();
+                    let key = reader.string()?;
+                    reader.expect(b':')?;
+                    map.insert(key.into_owned(), reader.value(depth)?);
+                    Ok(())
+                })?;
+                Ok(Value::Object(map))
             }
             Some(b'[') => {
                 let depth = self.enter(depth)?;
                 let mut items = Vec::new();
-                if self.eat(b']') {
-                    return Ok(Value::Array(items));
-                }
-                loop {
-                    items.push(self.value(depth)?);
-                    if self.eat(b']') {
-                        return Ok(Value::Array(items));
-                    }
-                    self.expect(b',')?;
-                }
+                self.list(b']', |reader| {
+                    items.push(reader.value(depth)?);
+                    Ok(())
+                })?;
+                Ok(Value::Array(items))
             }
             Some(b'"') => self.string().map(|s| Value::String(s.into_owned())),
             Some(b'-' | b'0'..=b'9') => self.number(),
             _ => self.literal(),
+        }
+    }
+
+    /// The members of an object or the items of an array (the cursor after its opening
+    /// bracket), each read by `item`, up to the `close` bracket.
+    fn list(
+        &mut self,
+        close: u8,
+        mut item: impl FnMut(&mut Self) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        if self.eat(close) {
+            return Ok(());
+        }
+        loop {
+            item(self)?;
+            if self.eat(close) {
+                return Ok(());
+            }
+            self.expect(b',')?;
         }
     }
 
@@ -494,161 +500,135 @@ impl<'a> Reader<'a> {
 
 impl Reader<'_> {
     /// Writes the RFC 8785 (JCS) form of the well-formed value at the cursor, nested at most
-    /// `depth` levels, to `sink` without building it: escape-free strings are written from the
-    /// text, integers below 2^53 copied, members sorted (the last of repeated keys wins, as when
-    /// the value is parsed) and the keys `filter` drops left out at every depth. The same bytes as
-    /// `canonical::write_value` of the parsed value.
-    pub fn write_canonical<S: ByteSink>(
+    /// `depth` levels, to `sink` without building it, leaving out the keys `filter` drops at every
+    /// depth: the same bytes as `canonical::write_value` of the parsed value (of repeated keys the
+    /// last wins, as when the value is parsed).
+    pub fn write_canonical(
         &mut self,
         depth: usize,
         filter: &dyn KeyFilter,
-        sink: &mut S,
+        sink: &mut dyn ByteSink,
     ) -> Result<(), JsonError> {
+        let at = At::Text(self.pos);
+        canonical::write(self, at, depth, filter, sink)
+    }
+
+    /// The position a place of the text stands for (a text source is handed only those).
+    fn seek(&mut self, at: At) -> Result<(), JsonError> {
+        match at {
+            At::Text(pos) => {
+                self.pos = pos;
+                Ok(())
+            }
+            At::Parsed(_) => self.error("not a place in the text"),
+        }
+    }
+}
+
+/// The canonical writer reads text as it goes: escape-free strings and integers below 2^53 are
+/// taken from the text, an object's values are skimmed while its members are listed and read
+/// once they are sorted.
+impl<'a> Source<'a> for Reader<'a> {
+    #[inline]
+    fn node(&mut self, at: At<'a>, depth: usize) -> Result<Node<'a>, JsonError> {
+        self.seek(at)?;
         self.skip_ws();
-        match self.peek() {
-            Some(b'{') => self.write_object(depth, filter, sink),
+        let start = self.pos;
+        let walk = || Walk::Text {
+            started: false,
+            end: 0,
+        };
+        Ok(match self.peek() {
+            Some(b'{') => {
+                self.enter(depth)?;
+                Node::Object(walk())
+            }
             Some(b'[') => {
-                let depth = self.enter(depth)?;
-                sink.put(b"[");
-                if !self.eat(b']') {
-                    loop {
-                        self.write_canonical(depth, filter, sink)?;
-                        if self.eat(b']') {
-                            break;
-                        }
-                        self.expect(b',')?;
-                        sink.put(b",");
-                    }
-                }
-                sink.put(b"]");
-                Ok(())
+                self.enter(depth)?;
+                Node::Array(walk())
             }
-            Some(b'"') => {
-                let start = self.pos;
-                match self.string()? {
-                    // Without escapes a string's text, quotes included, is its canonical form.
-                    Cow::Borrowed(_) => sink.put(self.since(start).as_bytes()),
-                    Cow::Owned(text) => write_string(&text, sink),
-                }
-                Ok(())
-            }
+            Some(b'"') => match self.string()? {
+                Cow::Borrowed(_) => Node::PlainString(self.since(start)),
+                owned => Node::String(owned),
+            },
             Some(b'-' | b'0'..=b'9') => {
                 let (text, float) = self.number_text()?;
-                // Up to 15 digits is below 2^53: such an integer is already in canonical form.
-                let digits = text.trim_start_matches('-');
-                if !float && digits.len() <= 15 && text != "-0" {
-                    sink.put(text.as_bytes());
-                    return Ok(());
+                if short_integer(text, float) {
+                    return Ok(Node::ShortInteger(text));
                 }
                 let x = parse_f64(text);
                 if !x.is_finite() {
                     return self.error("number out of range");
                 }
-                write_number(x, sink);
-                Ok(())
+                Node::Number(x)
             }
-            _ => {
-                let start = self.pos;
-                self.literal()?;
-                sink.put(self.since(start).as_bytes());
-                Ok(())
-            }
+            _ => match self.literal()? {
+                Value::Bool(b) => Node::Bool(b),
+                _ => Node::Null,
+            },
+        })
+    }
+
+    #[inline]
+    fn next_item(&mut self, items: &mut Walk<'a>) -> Result<Option<At<'a>>, JsonError> {
+        let Walk::Text { started, .. } = items else {
+            return Ok(None);
+        };
+        if self.eat(b']') {
+            return Ok(None);
+        }
+        if *started {
+            self.expect(b',')?;
+        }
+        *started = true;
+        Ok(Some(At::Text(self.pos)))
+    }
+
+    #[inline]
+    fn next_member(&mut self, members: &mut Walk<'a>) -> Result<Option<Member<'a>>, JsonError> {
+        let Walk::Text { started, end } = members else {
+            return Ok(None);
+        };
+        if *started {
+            // The previous member's value, checked while it is passed over.
+            self.skim()?;
+        }
+        if self.eat(b'}') {
+            *end = self.pos;
+            return Ok(None);
+        }
+        if *started {
+            self.expect(b',')?;
+        }
+        *started = true;
+        self.skip_ws();
+        let key = self.string()?;
+        self.expect(b':')?;
+        self.skip_ws();
+        Ok(Some((key, At::Text(self.pos))))
+    }
+
+    fn close(&mut self, members: Walk<'a>) {
+        if let Walk::Text { end, .. } = members {
+            self.pos = end;
         }
     }
 
-    /// An object's members in JCS order, leaving out the keys `filter` drops.
-    fn write_object<S: ByteSink>(
-        &mut self,
-        depth: usize,
-        filter: &dyn KeyFilter,
-        sink: &mut S,
-    ) -> Result<(), JsonError> {
-        let depth = self.enter(depth)?;
-        // Small objects with plain keys (nearly all) are sorted on the stack.
-        let mut inline: [(&str, usize); INLINE_MEMBERS] = [("", 0); INLINE_MEMBERS];
-        let mut count = 0;
-        let mut spilled: Vec<(Cow<str>, usize)> = Vec::new();
-        if !self.eat(b'}') {
-            loop {
-                self.skip_ws();
-                let key = self.string()?;
-                self.expect(b':')?;
-                self.skip_ws();
-                match (key, inline.get_mut(count)) {
-                    (Cow::Borrowed(key), Some(slot)) if spilled.is_empty() => {
-                        *slot = (key, self.pos);
-                        count += 1;
-                    }
-                    (key, _) => {
-                        if spilled.is_empty() {
-                            let held = inline.get(..count).unwrap_or_default();
-                            spilled.extend(held.iter().map(|&(k, at)| (Cow::Borrowed(k), at)));
-                        }
-                        spilled.push((key, self.pos));
-                    }
-                }
-                self.skim()?;
-                if self.eat(b'}') {
-                    break;
-                }
-                self.expect(b',')?;
-            }
-        }
-        let end = self.pos;
-        if spilled.is_empty() {
-            let members = inline.get_mut(..count).unwrap_or_default();
-            self.write_members(members, depth, filter, sink)?;
-        } else {
-            self.write_members(&mut spilled, depth, filter, sink)?;
-        }
-        self.pos = end;
-        Ok(())
-    }
-
-    /// Writes `{…}` from an object's members (key, where its value starts), sorted here.
-    fn write_members<K: AsRef<str>, S: ByteSink>(
-        &mut self,
-        members: &mut [(K, usize)],
-        depth: usize,
-        filter: &dyn KeyFilter,
-        sink: &mut S,
-    ) -> Result<(), JsonError> {
-        // Key order (UTF-16 code units), then document order, so the last of equal keys is last.
-        heap_sort(members, |a, b| {
-            utf16_cmp(a.0.as_ref(), b.0.as_ref())
-                .then(a.1.cmp(&b.1))
-                .is_lt()
-        });
-        sink.put(b"{");
-        let mut first = true;
-        for (i, (key, start)) in members.iter().enumerate() {
-            let key = key.as_ref();
-            let repeated = members
-                .get(i + 1)
-                .is_some_and(|(next, _)| next.as_ref() == key);
-            self.pos = *start;
-            if repeated || filter.drops(key) {
-                // Left out of the canonical form, but held to the same rules as a kept value.
-                self.check_value(depth)?;
-                continue;
-            }
-            if !first {
-                sink.put(b",");
-            }
-            first = false;
-            write_string(key, sink);
-            sink.put(b":");
-            self.write_canonical(depth, filter, sink)?;
-        }
-        sink.put(b"}");
-        Ok(())
+    fn skip(&mut self, at: At<'a>, depth: usize) -> Result<(), JsonError> {
+        self.seek(at)?;
+        self.check_value(depth)
     }
 }
 
 /// False for a number (`number_text`) that `Reader::value` refuses: beyond the double range.
-/// Integers of up to 15 digits are in range without parsing.
 fn in_range(text: &str, float: bool) -> bool {
-    (!float && text.trim_start_matches('-').len() <= 15) || parse_f64(text).is_finite()
+    short_integer(text, float) || parse_f64(text).is_finite()
+}
+
+/// True for an integer of at most 15 digits (a number from `number_text`): below 2^53, so
+/// exact as a double and in range without parsing.
+fn short_integer(text: &str, float: bool) -> bool {
+    !float && text.len() - usize::from(text.starts_with('-')) <= 15
 }
 
 /// Parses a whole document (nested at most `depth` levels).

@@ -2,11 +2,12 @@
 //! escaping and number forms are decided in one place and no serialisation framework (nor its
 //! float formatter) is linked into the `.wasm`.
 //!
-//! Strings are escaped as RFC 8785 does (`canonical::write_string`: quote, backslash and control
+//! Strings are escaped as RFC 8785 does (`escape::write_string`: quote, backslash and control
 //! characters only), numbers are written as ECMAScript's `Number#toString` writes them, and
 //! non-finite numbers, which JSON cannot carry, are written as `null`.
 
-use crate::json::canonical::{write_number, write_string, write_uint};
+use crate::json::escape::write_string;
+use crate::json::number_format::{write_number, write_uint};
 
 /// A JSON object under construction; members appear in the order they are added. Keys are the
 /// core's own ASCII field names and are written as they are.

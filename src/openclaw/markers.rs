@@ -5,7 +5,8 @@
 //! escaped as JSON encoding applied n times escapes them (2^n - 1 backslashes before a marker's
 //! quotes, a multiple of 2^n backslashes plus one before each quote of the content).
 
-use crate::json::canonical::{write_value, ByteSink, KeepAll};
+use crate::json::canonical::{write_value, KeepAll};
+use crate::json::digest::ByteSink;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 

@@ -15,7 +15,8 @@ mod text;
 
 use crate::config::{Config, Policy};
 use crate::error::GuardError;
-use crate::json::canonical::{write_object_without, Digest, HashSink, KeepAll};
+use crate::json::canonical::{write_object_without, KeepAll};
+use crate::json::digest::{Digest, HashSink};
 use crate::record::input::{CallInput, OutcomeInput};
 use crate::verdict::{Action, Answer, DetectorId, Level, Observed, Refusal, Verdict};
 use detect::{detect, Found, Limits, WarningKey};

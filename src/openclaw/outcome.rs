@@ -6,7 +6,9 @@
 
 use super::markers::{canonical_markers, write_canonical_markers};
 use super::text::{exec_failure_shape, unknown_tool_name};
-use crate::json::canonical::{format_number, write_string, ByteSink, Digest, HashSink};
+use crate::json::digest::{ByteSink, Digest, HashSink};
+use crate::json::escape::write_string;
+use crate::json::number_format::format_number;
 use crate::record::volatile_table::{is_send, without_send_ids};
 use serde_json::{Map, Value};
 

@@ -10,7 +10,7 @@ use super::detect::WarningKey;
 use super::outcome::{Outcome, OutcomeKind};
 use super::{CompactionWatch, Record, RunState, Signature};
 use crate::error::{ErrorCode, GuardError};
-use crate::json::canonical::sha256;
+use crate::json::digest::sha256;
 use crate::run::snapshot_bytes::{Reader, Writer};
 
 const MAGIC: &[u8; 4] = b"TLGO";

@@ -3,7 +3,8 @@
 
 use crate::config::describe;
 use crate::error::{ErrorCode, GuardError};
-use crate::json::canonical::{ByteSink, Digest, HashSink, KeepAll};
+use crate::json::canonical::KeepAll;
+use crate::json::digest::{ByteSink, Digest, HashSink};
 use crate::json::reader::{JsonError, Reader};
 use serde_json::Value;
 use std::borrow::Cow;

@@ -4,7 +4,8 @@
 //! the core scans (at most `MAX_SCANNED_TEXT_BYTES`) are read this way; longer ones may reach the
 //! core as their SHA-256 and are compared by it.
 
-use crate::json::canonical::{write_value, ByteSink, KeyFilter};
+use crate::json::canonical::{write_value, KeyFilter};
+use crate::json::digest::ByteSink;
 use crate::record::input::MAX_DEPTH;
 use crate::record::outcome::{put_text, MAX_SCANNED_TEXT_BYTES};
 use crate::record::volatile_table::without_send_ids;

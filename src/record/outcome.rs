@@ -10,9 +10,8 @@
 //! a host with a fast native SHA-256 can hash it and still produce identical bytes.
 
 use crate::error::GuardError;
-use crate::json::canonical::{
-    sha256, write_object_without, write_value, ByteSink, Digest, HashSink, KeyFilter,
-};
+use crate::json::canonical::{write_object_without, write_value, KeyFilter};
+use crate::json::digest::{sha256, ByteSink, Digest, HashSink};
 use crate::record::failure_text::{is_blank, reports_failure};
 use crate::record::json_text::put_content_text;
 use crate::record::volatile_table::without_send_ids;

@@ -4,7 +4,8 @@
 //! for ordinary tools, or through the result's tree where a profile needs one (the caller decides).
 
 use crate::error::GuardError;
-use crate::json::canonical::{ByteSink, HashSink, KeyFilter};
+use crate::json::canonical::KeyFilter;
+use crate::json::digest::{ByteSink, HashSink};
 use crate::json::reader::Reader;
 use crate::record::input::MAX_DEPTH;
 use crate::record::json_text::put_content_text;

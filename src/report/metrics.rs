@@ -3,7 +3,7 @@
 //! and action, records, live and evicted runs. Run ids are never labels (unbounded cardinality);
 //! tool names are, bounded by [`crate::report::stats::MAX_TOOL_NAMES`].
 
-use crate::json::canonical::write_uint;
+use crate::json::number_format::write_uint;
 use crate::report::stats::Counters;
 
 /// Every metric's name starts with this.

@@ -3,7 +3,7 @@
 //! vetoed or completed.
 
 use crate::config::tools::ToolKind;
-use crate::json::canonical::Digest;
+use crate::json::digest::Digest;
 use crate::run::record_meta::{OutcomeFlags, RecordMeta};
 use crate::verdict::DetectorId;
 

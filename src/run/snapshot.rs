@@ -10,7 +10,7 @@
 //! without a call id finds such a pending call by its fingerprint instead.)
 
 use crate::error::{ErrorCode, GuardError};
-use crate::json::canonical::sha256;
+use crate::json::digest::sha256;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
 use crate::run::history::{CompactionWatch, Run};
 use crate::run::record_meta::{

@@ -3,7 +3,7 @@
 //! and a bounds-checked reader whose failures are `invalid_snapshot` errors in its format's words.
 
 use crate::error::GuardError;
-use crate::json::canonical::{sha256, Digest};
+use crate::json::digest::{sha256, Digest};
 
 /// Upper bound on a stored count or length, so corrupt or hostile bytes never allocate without
 /// limit.

@@ -1,7 +1,7 @@
 //! Every text the model reads: what happened, in numbers, and what to do instead.
 //! One place, so wording stays consistent and never drifts into the JS wrapper.
 
-use crate::json::canonical::Decimal;
+use crate::json::number_format::Decimal;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 /// The message for a finding about a call to `tool`.

@@ -237,7 +237,7 @@ pub fn wasm_memory() -> JsValue {
 /// SHA-256 of `bytes`, computed in wasm (the same hasher the core uses for text parts).
 #[wasm_bindgen]
 pub fn sha256(bytes: &[u8]) -> Vec<u8> {
-    crate::json::canonical::sha256(bytes).to_vec()
+    crate::json::digest::sha256(bytes).to_vec()
 }
 
 /// Text parts longer than this many UTF-8 bytes may be handed over as `textSha256` digests (or as
