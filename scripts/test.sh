@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every test: rustfmt and clippy (native and wasm32), the Rust tests (unit, integration, property
-# tests, scenario corpus natively), then the npm package is
+# Every test: rustfmt and clippy (native and wasm32), the crate docs (rustdoc, warnings denied),
+# the Rust tests (unit, integration, property tests, scenario corpus natively), then the npm package is
 # built into pkg/ and tested: node:test under Node 22, 24 and 26 (tests/js/node/; the supported
 # lines, each from its npm package in tests/js/node<N>/; Node 20, the machine's, is past end of life
 # and only drives the other suites), a smoke run of each fuzz target (scripts/fuzz-smoke.sh),
@@ -31,6 +31,8 @@ suite() { # title, command...
 suite "cargo fmt --check" cargo fmt --check
 suite "cargo clippy (native and wasm32, warnings are errors)" bash -c \
   'cargo clippy --locked --all-targets -- -D warnings && cargo clippy --locked --lib --target wasm32-unknown-unknown -- -D warnings'
+suite "cargo doc (crate docs from the README, missing_docs; warnings are errors)" \
+  env RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps
 suite "cargo test" cargo test --locked
 # An embedder's crate may turn on serde_json's preserve_order (insertion-ordered maps): the core
 # sorts keys itself, so the canonical-form tests and the whole corpus (with its exact fingerprints)

@@ -6,10 +6,15 @@ use std::fmt;
 /// Stable error codes; the JS wrapper exposes them unchanged as `LoopGuardError.code`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
+    /// An unknown key, a wrong type or value, misordered thresholds in the config.
     InvalidConfig,
+    /// A record that is not an object, lacks a `tool`, has a wrong field type or an unknown field.
     InvalidRecord,
+    /// A value nested deeper than the core reads.
     TooDeep,
+    /// A serialised record over `maxRecordBytes`.
     TooLarge,
+    /// Snapshot bytes that are corrupt, truncated or of another format version.
     InvalidSnapshot,
 }
 
@@ -35,15 +40,19 @@ impl ErrorCode {
     }
 }
 
+/// Why the guard refused its input; the guard itself is unchanged and keeps answering.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GuardError {
+    /// What kind of input was wrong.
     pub code: ErrorCode,
+    /// The offending field (`args`, `tools.exec.cap`, …) when there is one.
     pub field: Option<String>,
+    /// What is wrong, for the developer who sent it.
     pub message: String,
 }
 
 impl GuardError {
-    pub fn new(code: ErrorCode, field: Option<&str>, message: impl Into<String>) -> Self {
+    pub(crate) fn new(code: ErrorCode, field: Option<&str>, message: impl Into<String>) -> Self {
         GuardError {
             code,
             field: field.map(str::to_owned),
@@ -51,11 +60,11 @@ impl GuardError {
         }
     }
 
-    pub fn config(field: &str, message: impl Into<String>) -> Self {
+    pub(crate) fn config(field: &str, message: impl Into<String>) -> Self {
         Self::new(ErrorCode::InvalidConfig, Some(field), message)
     }
 
-    pub fn record(field: Option<&str>, message: impl Into<String>) -> Self {
+    pub(crate) fn record(field: Option<&str>, message: impl Into<String>) -> Self {
         Self::new(ErrorCode::InvalidRecord, field, message)
     }
 }

@@ -20,6 +20,9 @@ use crate::run::table::RunTable;
 use crate::verdict::{Action, Answer, DetectorId, Finding, Level, Verdict};
 use serde_json::Value;
 
+/// The guard: one config, the live runs and the counters. Every call takes a record (as JSON
+/// text or field by field) and answers with a [`Verdict`] or a [`GuardError`] that leaves the guard
+/// unchanged.
 pub struct Guard {
     config: Config,
     runs: RunTable,
@@ -55,10 +58,6 @@ impl Guard {
                 )
             })?;
         Guard::new(&value)
-    }
-
-    pub fn config(&self) -> &Config {
-        &self.config
     }
 
     /// Before dispatch: may the call run? `now_ms` is used when the call has no `at`.
@@ -280,6 +279,7 @@ impl Guard {
         self.runs.live_runs() + openclaw
     }
 
+    /// The counters by action, level and detector, and the live and evicted runs.
     pub fn stats(&self) -> Stats {
         self.stats
             .report(self.live_runs() as u64, self.runs.evicted())
@@ -471,7 +471,9 @@ impl Guard {
 /// outcome, of its outcome's digest ("the same call" and "the same outcome" compare these).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RecordFingerprints {
+    /// The arguments' fingerprint (of their canonical form); the tool is compared apart.
     pub args: [u8; 8],
+    /// The outcome's fingerprint; `None` when the record has neither `result` nor `error`.
     pub outcome: Option<[u8; 8]>,
 }
 

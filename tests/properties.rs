@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tool_loop_guard::json::canonical::to_canonical_string;
+use tool_loop_guard::internals::to_canonical_string;
 use tool_loop_guard::Guard;
 
 /// A JSON tree whose objects keep their keys in a chosen order (serde_json's map would sort them).

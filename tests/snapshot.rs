@@ -211,7 +211,7 @@ fn version_2_and_3_snapshots_import_and_refuse_as_before() {
 /// Rewrites the snapshot's trailing SHA-256 over its edited body.
 fn reseal(bytes: &mut [u8]) {
     let body = bytes.len() - 32;
-    let checksum = tool_loop_guard::json::digest::sha256(&bytes[..body]);
+    let checksum = tool_loop_guard::internals::sha256(&bytes[..body]);
     bytes[body..].copy_from_slice(&checksum);
 }
 

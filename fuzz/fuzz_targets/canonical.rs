@@ -4,8 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tool_loop_guard::json::canonical::to_canonical_string;
-use tool_loop_guard::json::number_format::format_number;
+use tool_loop_guard::internals::{format_number, to_canonical_string};
 
 fuzz_target!(|data: &[u8]| {
     if let Some(bytes) = data.get(..8) {

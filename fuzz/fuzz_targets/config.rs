@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
-use tool_loop_guard::config::TOP_LEVEL_KEYS;
+use tool_loop_guard::internals::TOP_LEVEL_KEYS;
 use tool_loop_guard::{ErrorCode, Guard};
 
 fn exercise(built: Result<Guard, tool_loop_guard::GuardError>) {

@@ -6,8 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
-use tool_loop_guard::json::canonical::KeepAll;
-use tool_loop_guard::record::outcome::{digest_outcome, OutcomeParts};
+use tool_loop_guard::internals::{digest_outcome, KeepAll, OutcomeParts};
 use tool_loop_guard::Guard;
 
 fuzz_target!(|data: &[u8]| {

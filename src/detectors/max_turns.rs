@@ -1,4 +1,4 @@
-//! `max_turns`: a hard cap on calls per run (`maxTurns`, off by default, 40 in `strict`). The call
+//! `max_turns`: a hard cap on calls per run (`maxTurns`, off in every preset). The call
 //! after the cap stops the run; host-reported progress does not reset it.
 
 use super::{Proposal, Window};

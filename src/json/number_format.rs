@@ -39,6 +39,7 @@ pub fn write_uint(mut n: u64, sink: &mut dyn ByteSink) {
     sink.put(buf.get(pos..).unwrap_or_default());
 }
 
+/// A finite number as ECMAScript's `Number#toString` writes it (RFC 8785's number form).
 pub fn format_number(x: f64) -> String {
     let mut out = Vec::new();
     write_number_text(x, &mut out);

@@ -62,8 +62,11 @@ impl CallInput<'_> {
 /// JSON record `{"runId", "tool", "args", "callId", "at"}` with these values.
 #[derive(Debug, Clone, Copy)]
 pub struct CallFields<'a> {
+    /// `runId`; `None` for the default run.
     pub run_id: Option<&'a str>,
+    /// `tool`.
     pub tool: &'a str,
+    /// `callId`.
     pub call_id: Option<&'a str>,
     /// JSON text of the arguments; `None` when the record has none.
     pub args: Option<&'a str>,

@@ -199,10 +199,13 @@ enum TextSource<'a> {
 /// What an outcome is made of, as far as hashing goes.
 #[derive(Clone, Copy)]
 pub struct OutcomeParts<'a> {
+    /// The record's tool (it chooses the profile and the tool's volatile keys).
     pub tool: &'a str,
     /// Apply the `exec`/`process` profile.
     pub exec_like: bool,
+    /// The record's `result`.
     pub result: Option<&'a Value>,
+    /// The record's `error`; when present it is the outcome and `result` is not read.
     pub error: Option<&'a Value>,
     /// The text (UTF-8) of a `textSide` part, passed outside the JSON record. Only hashed, never
     /// scanned, so its bytes are taken as they come.

@@ -18,7 +18,9 @@ use serde_json::{Map, Value};
 /// `MAX_SCANNED_TEXT_BYTES` only, as for `textSha256`).
 #[derive(Debug, Clone, Copy)]
 pub enum TextField<'a> {
+    /// The text itself.
     Text(&'a str),
+    /// The lowercase hex SHA-256 of the text's UTF-8 bytes.
     Sha256Hex(&'a str),
 }
 
@@ -31,9 +33,11 @@ pub enum ResultFields<'a> {
     Text(TextField<'a>),
     /// `{"content": [{"type": "text", "text": …}, …], "details": …, "isError": …}`.
     Parts {
+        /// The `text` of each part, in order.
         texts: Vec<TextField<'a>>,
         /// JSON text of `details`.
         details: Option<&'a str>,
+        /// `isError`.
         is_error: Option<bool>,
     },
 }

@@ -15,12 +15,19 @@ pub const OTHER_TOOLS: &str = "_other";
 /// JSON (`to_json`) the fields are camelCase and the named counts objects.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Stats {
+    /// `check` calls answered.
     pub checks: u64,
+    /// `record` calls answered.
     pub records: u64,
+    /// Verdicts by action name.
     pub by_action: Vec<(&'static str, u64)>,
+    /// Verdicts by level name.
     pub by_level: Vec<(&'static str, u64)>,
+    /// Verdicts by detector id.
     pub by_detector: Vec<(&'static str, u64)>,
+    /// Runs in memory now.
     pub live_runs: u64,
+    /// Runs evicted to keep `maxRuns`.
     pub evicted_runs: u64,
 }
 

@@ -9,18 +9,26 @@ use crate::json::writer::JsonObject;
 /// Severity, in escalation order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
+    /// Nothing found (`ok`).
     Ok,
+    /// A loop is forming: the call runs, the model gets a hint (`warning`).
     Warning,
+    /// The call is refused (`critical`).
     Critical,
+    /// The run must end (`circuit_break`).
     CircuitBreak,
 }
 
 /// What the host must do with the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
+    /// Run the tool.
     Allow,
+    /// Run the tool and put the verdict's `hint` into the model's next context.
     Warn,
+    /// Do not run the tool; the `refusal` is the tool result.
     Block,
+    /// End the run with a partial answer; the `message` says why.
     Stop,
 }
 
@@ -43,6 +51,7 @@ impl Level {
         }
     }
 
+    /// The action a verdict of this level asks for under the `enforce` policy.
     pub fn action(self) -> Action {
         match self {
             Level::Ok => Action::Allow,
@@ -71,21 +80,34 @@ impl Action {
 /// Stable detector ids (snake_case on the wire).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DetectorId {
+    /// One call without progress, or refusals in a row, too many times: the run stops.
     GlobalCircuitBreaker,
+    /// Repeated calls to a tool the host reported missing.
     UnknownToolRepeat,
+    /// A poll whose output does not change.
     KnownPollNoProgress,
+    /// The same call returning the same result with nothing else changing.
     GenericRepeat,
+    /// Two calls alternating with stable results.
     PingPong,
+    /// After a context compaction, the next calls all the same (tool, args and result).
     PostCompactionLoop,
+    /// Three to `maxCyclePeriod` calls going round with stable results.
     Cycle,
+    /// One read tool, different args, the identical result.
     Stall,
+    /// One tool failing with the identical error, whatever the args.
     ErrorRepeat,
+    /// The run's call budget (`maxTurns`) is spent.
     MaxTurns,
+    /// More calls of a tool within its `cap.windowMs` than `cap.calls`.
     ToolCap,
+    /// `preset: "openclaw"` only: one tool cycling a few argument patterns without progress.
     ArgumentChurn,
 }
 
 impl DetectorId {
+    /// Every detector, in the order the counters report them.
     pub const ALL: [DetectorId; 12] = [
         DetectorId::GlobalCircuitBreaker,
         DetectorId::UnknownToolRepeat,
@@ -101,6 +123,7 @@ impl DetectorId {
         DetectorId::ArgumentChurn,
     ];
 
+    /// The detector's id on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
             DetectorId::GlobalCircuitBreaker => "global_circuit_breaker",
@@ -172,9 +195,13 @@ pub enum Basis {
 /// refused.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Refusal {
+    /// Always `tool_loop_detected`.
     pub error: &'static str,
+    /// The detector that refused the call.
     pub mode: DetectorId,
+    /// The text for the model: what it did and what to do instead.
     pub message: String,
+    /// The figures behind the refusal.
     pub observed: Observed,
 }
 
@@ -183,20 +210,30 @@ pub struct Refusal {
 // minus the detector, which is the refusal's `mode`), and OpenClaw's findings fill it too.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Observed {
+    /// The refused call's tool.
     pub tool: String,
+    /// How many times the detector saw the pattern.
     pub count: u32,
+    /// The count at which it refuses.
     pub threshold: u32,
+    /// The verdict's level.
     pub level: Level,
+    /// The other tool of a ping-pong pair.
     pub partner_tool: Option<String>,
+    /// `tool_cap`: when the tool may be called again.
     pub retry_after_ms: Option<f64>,
+    /// `tool_cap`: the window its calls are counted in.
     pub window_ms: Option<f64>,
 }
 
 /// Under the `shadow` policy: what the verdict would have been under `enforce`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WouldBe {
+    /// The action under `enforce`.
     pub action: Action,
+    /// The level under `enforce`.
     pub level: Level,
+    /// The detector, if any found something.
     pub detector: Option<DetectorId>,
 }
 
@@ -206,16 +243,27 @@ pub struct WouldBe {
 // A plain field list, alike in shape to other structs' (e.g. `Config`) and sharing nothing with them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
+    /// What the host must do.
     pub action: Action,
+    /// How severe the finding is.
     pub level: Level,
+    /// The detector behind the verdict; `None` for a plain allow.
     pub detector: Option<DetectorId>,
+    /// How many times the detector saw the pattern (0 for a plain allow).
     pub count: u32,
+    /// The count at which the detector acts at this level.
     pub threshold: Option<u32>,
+    /// The record's tool.
     pub tool: String,
+    /// The record's run; `None` for the default run.
     pub run_id: Option<String>,
+    /// Why, in words written for the model (and the operator).
     pub message: Option<String>,
+    /// `warn`: the text to inject into the model's next context.
     pub hint: Option<String>,
+    /// `block` and `stop`: the tool result to hand to the model instead of running the tool.
     pub refusal: Option<Refusal>,
+    /// Under `policy: "shadow"`: what the verdict would have been under `enforce`.
     pub would_be: Option<WouldBe>,
 }
 
@@ -279,6 +327,7 @@ impl Verdict {
         o.finish()
     }
 
+    /// The plain allow for a call of `tool` in `run_id`.
     pub fn allow(tool: &str, run_id: Option<&str>) -> Verdict {
         Verdict {
             action: Action::Allow,
@@ -306,7 +355,7 @@ impl Verdict {
     }
 
     /// The verdict for a finding at `check` time.
-    pub fn from_finding(finding: &Finding, tool: &str, run_id: Option<&str>) -> Verdict {
+    pub(crate) fn from_finding(finding: &Finding, tool: &str, run_id: Option<&str>) -> Verdict {
         let message = messages::for_finding(finding, tool);
         let action = finding.level.action();
         let hint = (action == Action::Warn).then(|| message.clone());
@@ -340,7 +389,7 @@ impl Verdict {
     }
 
     /// The verdict of a `record` whose identical next call would be refused: a warning that says so.
-    pub fn forecast(finding: &Finding, tool: &str, run_id: Option<&str>) -> Verdict {
+    pub(crate) fn forecast(finding: &Finding, tool: &str, run_id: Option<&str>) -> Verdict {
         let message = messages::forecast(finding, tool);
         Verdict {
             action: Action::Warn,
@@ -358,7 +407,7 @@ impl Verdict {
     }
 
     /// Adapts an `enforce` verdict to the configured policy.
-    pub fn under_policy(mut self, policy: Policy) -> Verdict {
+    pub(crate) fn under_policy(mut self, policy: Policy) -> Verdict {
         match policy {
             Policy::Enforce => {}
             Policy::Inject => {
@@ -391,14 +440,16 @@ impl Verdict {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum Answer {
+    /// The plain allow, not built yet.
     Allow,
+    /// Any other verdict.
     Verdict(Verdict),
 }
 
 impl Answer {
     /// The allow under `policy` for a call of `tool` in `run_id` (under `shadow` it carries
     /// `wouldBe`, so it is built).
-    pub fn allow(policy: Policy, tool: &str, run_id: Option<&str>) -> Answer {
+    pub(crate) fn allow(policy: Policy, tool: &str, run_id: Option<&str>) -> Answer {
         match policy {
             Policy::Shadow => Answer::Verdict(Verdict::allow(tool, run_id).under_policy(policy)),
             Policy::Enforce | Policy::Inject => Answer::Allow,
@@ -413,6 +464,7 @@ impl Answer {
         }
     }
 
+    /// The action, without building the verdict.
     pub fn action(&self) -> Action {
         match self {
             Answer::Allow => Action::Allow,
