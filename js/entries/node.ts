@@ -1,5 +1,5 @@
 /**
- * Node.js entry for `import` (also used by Bun): synchronous. The `.wasm` shipped next to this file
+ * Node.js entry for `import` (also used by Bun): synchronous. The package's `.wasm` (one folder up)
  * is read and compiled on the first `new LoopGuard()` (or `coreVersion()`, `init()`), not at import.
  * Large result texts are hashed with node:crypto.
  */
