@@ -466,14 +466,9 @@ mod tests {
 
     #[test]
     fn any_bytes_decode_or_fail_within_the_buffer() {
-        // Frames of random lengths and bytes (xorshift), headers made mostly of small words.
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        // Frames of random lengths and bytes, headers made mostly of small words.
+        let mut rng = crate::json::test_rng::Rng(0x9e37_79b9_7f4a_7c15);
+        let mut next = || rng.next();
         for _ in 0..20_000 {
             let len = (next() % 120) as usize;
             let mut input: Vec<u8> = (0..len).map(|_| next() as u8).collect();
