@@ -91,6 +91,30 @@ function optionalText(value: unknown): string | null | false {
   return typeof value === "string" ? value : false;
 }
 
+/** The call fields of an ordinary record, as the frame carries them. */
+interface CallPieces {
+  run: string | null;
+  tool: string;
+  id: string | null;
+  /** The record has a numeric `at` (the `nowMs` sent with the frame). */
+  timed: boolean;
+}
+
+/** The call fields of a record, or false when they are not ordinary (the JSON form decides). */
+function callPiecesOf(record: Record<string, unknown>): CallPieces | false {
+  const { runId, tool, callId, at } = record;
+  const run = optionalText(runId);
+  const id = optionalText(callId);
+  if (typeof tool !== "string" || run === false || id === false) return false;
+  if (at !== undefined && at !== null && typeof at !== "number") return false;
+  return { run, tool, id, timed: typeof at === "number" };
+}
+
+/** Upper bound of the call pieces' UTF-8 bytes. */
+function callBound(call: CallPieces, argsJson: string | null): number {
+  return bound(call.run) + bound(call.tool) + bound(call.id) + bound(argsJson);
+}
+
 /** A guard's input buffer, and the writer of the frames that go through it. */
 export class InputFrame {
   #view = EMPTY;
@@ -195,8 +219,12 @@ export class InputFrame {
         return length;
       }
     }
-    // UTF-8 cannot carry a lone surrogate: such a string goes the JSON way (escaped).
-    if (!isWellFormed(text)) return NOT_WELL_FORMED;
+    // UTF-8 cannot carry a lone surrogate: such a string goes the JSON way (escaped). The position
+    // covers the ASCII prefix already written, so that abandoning the frame clears it.
+    if (!isWellFormed(text)) {
+      this.#pos = start + i;
+      return NOT_WELL_FORMED;
+    }
     const { written } = encoder.encodeInto(text, view.subarray(start));
     this.#pos = start + written;
     return written;
@@ -218,40 +246,41 @@ export class InputFrame {
     return false;
   }
 
-  /** Writes an ordinary call's frame; false (nothing written) when the call is not ordinary. */
-  #writeCall(call: unknown): boolean {
-    if (!isPlainObject(call) || !hasRecordKeys(call, false)) return false;
-    const { runId, tool, callId, args, at } = call;
-    const run = optionalText(runId);
-    const id = optionalText(callId);
-    if (typeof tool !== "string" || run === false || id === false) return false;
-    if (at !== undefined && at !== null && typeof at !== "number") return false;
-    const argsJson = jsonOf(args);
-    if (argsJson === false) return false;
+  /**
+   * Writes the call's pieces (the first after the header) and their words; false when a string
+   * holds a lone surrogate (the caller abandons the frame).
+   */
+  #writeCallPieces(call: CallPieces, argsJson: string | null): boolean {
     const { Slot, Flag } = this.codes;
-    this.#room(bound(run) + bound(tool) + bound(id) + bound(argsJson));
     this.#pos = this.#header;
-    const runLength = this.#text(run);
-    const toolLength = this.#text(tool);
-    const idLength = this.#text(id);
-    const argsLength = this.#text(argsJson);
-    if (runLength === NOT_WELL_FORMED || toolLength === NOT_WELL_FORMED || idLength === NOT_WELL_FORMED) return this.#abandon();
+    const runLength = this.#text(call.run);
+    const toolLength = this.#text(call.tool);
+    const idLength = this.#text(call.id);
     this.#word(Slot.RunId, runLength);
     this.#word(Slot.Tool, toolLength);
     this.#word(Slot.CallId, idLength);
-    this.#word(Slot.Args, argsLength);
-    this.#word(Slot.At, typeof at === "number" ? Flag.True : Flag.Absent);
-    return true;
+    this.#word(Slot.Args, this.#text(argsJson));
+    this.#word(Slot.At, call.timed ? Flag.True : Flag.Absent);
+    return runLength !== NOT_WELL_FORMED && toolLength !== NOT_WELL_FORMED && idLength !== NOT_WELL_FORMED;
+  }
+
+  /** Writes an ordinary call's frame; false (nothing written) when the call is not ordinary. */
+  #writeCall(record: unknown): boolean {
+    if (!isPlainObject(record) || !hasRecordKeys(record, false)) return false;
+    const call = callPiecesOf(record);
+    if (call === false) return false;
+    const argsJson = jsonOf(record.args);
+    if (argsJson === false) return false;
+    this.#room(callBound(call, argsJson));
+    return this.#writeCallPieces(call, argsJson) || this.#abandon();
   }
 
   /** Writes an ordinary outcome's frame; false (nothing written) when the outcome is not ordinary. */
   #writeOutcome(outcome: unknown, largeTexts: LargeTexts | undefined): boolean {
     if (!isPlainObject(outcome) || !hasRecordKeys(outcome, true)) return false;
-    const { runId, tool, callId, args, at, result, error } = outcome;
-    const run = optionalText(runId);
-    const id = optionalText(callId);
-    if (typeof tool !== "string" || run === false || id === false) return false;
-    if (at !== undefined && at !== null && typeof at !== "number") return false;
+    const call = callPiecesOf(outcome);
+    if (call === false) return false;
+    const { args, result, error } = outcome;
     if (error !== undefined && error !== null) return false;
     const { Slot, Flag, ResultShape, TextKind } = this.codes;
     let shape: number = ResultShape.Absent;
@@ -280,17 +309,13 @@ export class InputFrame {
     }
     // With a call id the core finds the checked call without the arguments; it asks for the JSON
     // record (Status.SendJson) when it cannot.
-    const withheld = id !== null && args !== undefined;
+    const withheld = call.id !== null && args !== undefined;
     const argsJson = withheld ? null : jsonOf(args);
     if (argsJson === false) return false;
     const hash = largeTexts?.hash;
     const above = largeTexts?.above ?? Infinity;
-    this.#room(size + bound(run) + bound(tool) + bound(id) + bound(argsJson) + bound(details));
-    this.#pos = this.#header;
-    const runLength = this.#text(run);
-    const toolLength = this.#text(tool);
-    const idLength = this.#text(id);
-    const argsLength = this.#text(argsJson);
+    this.#room(size + callBound(call, argsJson) + bound(details));
+    if (!this.#writeCallPieces(call, argsJson)) return this.#abandon();
     const detailsLength = this.#text(details);
     const textsStart = this.#pos;
     let wellFormedTexts = true;
@@ -299,16 +324,11 @@ export class InputFrame {
     };
     if (typeof result === "string") put(result);
     else if (content !== undefined) for (let i = 0; i < content.length; i++) put(content[i].text);
-    if (!wellFormedTexts || runLength === NOT_WELL_FORMED || toolLength === NOT_WELL_FORMED || idLength === NOT_WELL_FORMED) return this.#abandon();
-    this.#word(Slot.RunId, runLength);
-    this.#word(Slot.Tool, toolLength);
-    this.#word(Slot.CallId, idLength);
-    this.#word(Slot.Args, argsLength);
+    if (!wellFormedTexts) return this.#abandon();
     this.#word(Slot.Details, detailsLength);
     this.#word(Slot.Texts, this.#pos - textsStart);
     this.#word(Slot.Result, shape);
     this.#word(Slot.IsError, isError);
-    this.#word(Slot.At, typeof at === "number" ? Flag.True : Flag.Absent);
     this.#word(Slot.ArgsWithheld, withheld ? Flag.True : Flag.False);
     return true;
   }
