@@ -5,11 +5,13 @@
  * events go to `compacted` and `progress`. It reads verdicts only: no threshold, rule or text
  * lives here.
  *
- * A refusal is costless when the refused call's real result (from the trajectory) is one the
- * same tool already returned earlier in the run, with any arguments, to a call that ran: refusing
- * it withheld nothing the agent had not seen. Results are compared by the core's own fingerprints
- * (`guard.fingerprint`), so volatile keys and ignored fields count as the guard counts them. A
- * stop, or a veto of a call whose real result would have been new, withheld information.
+ * A refusal (a `block`, or the call at which a `stop` ends the run) is costless when the same call
+ * (tool and canonical arguments) ran before in the run and the refused call's real result (from
+ * the trajectory) is the result that call returned last time: refusing it withheld nothing the
+ * agent had not seen. A call never made before asks a new question, so refusing it withheld
+ * information even when its answer matches other calls' answers. Calls and results are compared
+ * by the core's own fingerprints (`guard.fingerprint`), so volatile keys and ignored fields count
+ * as the guard counts them.
  *
  * Time: a call replays at its `at`; a call without one at the time of the call before it (0 when
  * the run has no timestamps), so replays are deterministic.
@@ -128,8 +130,8 @@ export class RunReplay {
   readonly #header: RunHeader;
   readonly #guardRunId: string;
   readonly #timeline: (TimelineRow | TimelineEvent)[] | undefined;
-  /** Per tool, the outcome fingerprints of every call of it that ran. */
-  readonly #returned = new Map<string, Set<string>>();
+  /** Per call (tool and argument fingerprint), the outcome fingerprint it returned last time it ran. */
+  readonly #returned = new Map<string, string>();
   readonly #summary: RunSummary = {
     calls: 0,
     ran: 0,
@@ -176,7 +178,7 @@ export class RunReplay {
     let recorded: Verdict | undefined;
     let cost: RefusalCost | undefined;
     if (checked.action === "block" || checked.action === "stop") {
-      cost = checked.action === "stop" ? "withheld" : this.#vetoCost(step, outcome);
+      cost = this.#vetoCost(step, outcome);
       summary.refusals.push({ index, tool: step.tool, action: checked.action, detector: checked.detector, count: checked.count, cost });
       summary[cost]++;
       summary.firstRefusal ??= index;
@@ -186,12 +188,8 @@ export class RunReplay {
       recorded = this.#guard.record({ ...call, ...outcome });
       this.#note(recorded, index);
       summary.ran++;
-      const returned = this.#outcomeFingerprint(step, outcome);
-      if (returned !== null) {
-        const seen = this.#returned.get(step.tool) ?? new Set<string>();
-        seen.add(returned);
-        this.#returned.set(step.tool, seen);
-      }
+      const fingerprints = this.#fingerprints(step, outcome);
+      if (fingerprints.outcome !== null) this.#returned.set(fingerprints.call, fingerprints.outcome);
     }
     const worst = recorded !== undefined && LEVELS.indexOf(recorded.level) > LEVELS.indexOf(checked.level) ? recorded : checked;
     const row: TimelineRow = {
@@ -240,16 +238,16 @@ export class RunReplay {
     this.#summary.firstHint ??= verdict.hint ?? verdict.message;
   }
 
-  /** The core's fingerprint of a call's real outcome; null when the trajectory recorded none. */
-  #outcomeFingerprint(step: CallStep, outcome: { result?: unknown; error?: unknown }): string | null {
-    if (!("result" in outcome) && !("error" in outcome)) return null;
-    return this.#guard.fingerprint({ tool: step.tool, args: step.args, ...outcome }).outcome;
+  /** The core's fingerprints of a call (tool and arguments) and of its real outcome (null when the trajectory recorded none). */
+  #fingerprints(step: CallStep, outcome: { result?: unknown; error?: unknown }): { call: string; outcome: string | null } {
+    const fingerprints = this.#guard.fingerprint({ tool: step.tool, args: step.args, ...outcome });
+    return { call: `${step.tool}\u0000${fingerprints.args}`, outcome: fingerprints.outcome };
   }
 
-  /** Costless when the real result is one the same tool already returned in the run (any arguments). */
+  /** Costless when the same call ran before and its real result is the one that call returned last time. */
   #vetoCost(step: CallStep, outcome: { result?: unknown; error?: unknown }): RefusalCost {
-    const real = this.#outcomeFingerprint(step, outcome);
-    return real !== null && this.#returned.get(step.tool)?.has(real) === true ? "costless" : "withheld";
+    const real = this.#fingerprints(step, outcome);
+    return real.outcome !== null && this.#returned.get(real.call) === real.outcome ? "costless" : "withheld";
   }
 }
 

@@ -32,31 +32,37 @@ test("a veto of a call whose real result would have been new withheld informatio
   assert.equal(report.summary.withheld, 1);
 });
 
-test("a veto is costless when the same tool already returned that result, to any arguments; another tool's results do not count", () => {
+test("a veto is costless only when the same call already returned that result: other arguments and other tools do not count", () => {
   const other = (id, text) => ({ ...poll(text), args: { id } });
-  const lookup = (text) => ({ tool: "lookup_job", args: { id: 9 }, result: { content: [{ type: "text", text }], details: { durationMs: 1 } } });
+  const lookup = (text) => ({ tool: "lookup_job", args: { id: 7 }, result: { content: [{ type: "text", text }], details: { durationMs: 1 } } });
   const replay = (first, last) => replayTrajectory(new LoopGuard({ preset: "strict" }), run([first, poll("running"), poll("running"), poll("running"), last]));
-  // The refused fifth call would have got "queued", which check_job returned for job 8.
-  const seen = replay(other(8, "queued"), poll("queued"));
-  assert.deepEqual(seen.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "costless"]]);
-  // "queued" came only from another tool: the veto withheld it.
-  const elsewhere = replay(lookup("queued"), poll("queued"));
-  assert.deepEqual(elsewhere.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "withheld"]]);
+  // The refused fifth call would have got "running" again, what it returned last time.
+  const same = replay(other(8, "queued"), poll("running"));
+  assert.deepEqual(same.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "costless"]]);
+  // It would have got "queued": check_job returned that, but for job 8, a different question.
+  const otherArgs = replay(other(8, "queued"), poll("queued"));
+  assert.deepEqual(otherArgs.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "withheld"]]);
+  // "queued" came from another tool with the same arguments: withheld too.
+  const otherTool = replay(lookup("queued"), poll("queued"));
+  assert.deepEqual(otherTool.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "withheld"]]);
 });
 
-test("a stop ends the run, withholds information, and the calls after it count as saved", () => {
-  const guard = new LoopGuard({ preset: "strict" });
+test("a stop ends the run; it is judged by the call it refused, and the calls after it count as saved", () => {
   const steps = Array.from({ length: 9 }, () => poll("running"));
-  const report = replayTrajectory(guard, run(steps));
+  const report = replayTrajectory(new LoopGuard({ preset: "strict" }), run(steps));
   const { summary } = report;
   assert.equal(summary.calls, 9);
   assert.notEqual(summary.stoppedAt, null);
   const stop = summary.refusals.at(-1);
   assert.equal(stop.action, "stop");
-  assert.equal(stop.cost, "withheld");
+  assert.equal(stop.cost, "costless", "the stopped call would have returned what it returned last time");
   assert.equal(summary.saved, 9 - summary.ran);
   assert.equal(report.timeline.length, summary.stoppedAt, "no rows after the stop");
   assert.ok(summary.refusals.slice(0, -1).every((r) => r.action === "block" && r.cost === "costless"));
+  // The same loop, but the stopped call would have answered "done": that stop withheld it.
+  const changed = [...steps.slice(0, summary.stoppedAt - 1), poll("done")];
+  const last = replayTrajectory(new LoopGuard({ preset: "strict" }), run(changed)).summary.refusals.at(-1);
+  assert.deepEqual([last.action, last.cost], ["stop", "withheld"]);
 });
 
 test("events reach the guard: a compaction arms the post-compaction guard", () => {
