@@ -36,6 +36,13 @@ pub struct Proposal<'a> {
     pub cap: Option<Cap>,
 }
 
+impl Proposal<'_> {
+    /// Whether this is the forecast of a `record` (the identical next call), not a real call.
+    pub fn is_forecast(&self) -> bool {
+        self.at.is_none()
+    }
+}
+
 /// Weak evidence needs this many times the thresholds: identical results for different arguments
 /// (`stall`), one error across calls (`error_repeat`), and an identical call repeating while
 /// other calls change things (`generic_repeat` on `Basis::DespiteChanges`), so do the stale
@@ -98,6 +105,18 @@ struct OutcomeStreak {
     blank: bool,
     /// Every record of the streak has the newest one's arguments.
     one_args: bool,
+    /// Records of the streak that are the proposed call (same arguments).
+    proposed_calls: usize,
+}
+
+impl OutcomeStreak {
+    /// The proposed call repeats a question the streak already answered. For a forecast (the
+    /// identical next call after a record), the recorded call must itself have been a repeat:
+    /// a model going through new arguments is not told what repeating one would do.
+    fn repeats_a_call(&self, proposal: &Proposal) -> bool {
+        let asked_before = if proposal.is_forecast() { 2 } else { 1 };
+        self.proposed_calls >= asked_before
+    }
 }
 
 /// What the detectors ask of the window's records of the proposed fingerprint, gathered in one
@@ -267,12 +286,14 @@ fn gather<'r>(
                     newest_is_error: record.is_error(),
                     blank: record.is_blank(),
                     one_args: true,
+                    proposed_calls: usize::from(same_call),
                 };
                 streak = Some((record, first));
             }
             Some((newest, streak)) if newest.outcome() == record.outcome() => {
                 streak.len += 1;
                 streak.one_args &= record.args == newest.args;
+                streak.proposed_calls += usize::from(same_call);
             }
             Some(_) => streak_ended = true,
         }
@@ -416,6 +437,20 @@ fn threshold_finding(
     } else {
         None
     }
+}
+
+/// `threshold_finding` held at its warning: the evidence never justifies a refusal.
+fn warning_finding(
+    detector: DetectorId,
+    count: usize,
+    proposal: &Proposal,
+    factor: u32,
+) -> Option<Finding> {
+    let held = Proposal {
+        critical_threshold: u32::MAX,
+        ..proposal.clone()
+    };
+    threshold_finding(detector, count, &held, factor)
 }
 
 /// The finding for a periodic pattern (`ping_pong`, `cycle`) of `count` calls: warning from two
