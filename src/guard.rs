@@ -8,7 +8,8 @@ use crate::error::{ErrorCode, GuardError};
 use crate::openclaw::Engine as OpenClawEngine;
 use crate::record::input::{parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
 use crate::record::outcome::{
-    digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
+    carries_model_formatting, digest_outcome, without_pointers, OutcomeDigest, OutcomeParts,
+    ToolVolatileKeys,
 };
 use crate::record::outcome_fields::{digest_result_fields, ResultFields};
 use crate::record::volatile_table::{is_send, SEND_VOLATILE_KEYS};
@@ -438,12 +439,13 @@ impl Guard {
                 history_size,
             ),
         };
+        let malformed_name = outcome.is_error && carries_model_formatting(&call.tool);
         run.settle(
             index,
             RecordState::Completed {
                 outcome: fingerprint(&outcome.digest),
                 is_error: outcome.is_error,
-                missing_tool: outcome.missing_tool,
+                missing_tool: outcome.missing_tool || malformed_name,
                 blank: outcome.blank,
             },
         );

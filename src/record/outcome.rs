@@ -640,6 +640,12 @@ pub(crate) fn names_missing_tool(message: &str) -> bool {
     missing_tool_name(message).is_some()
 }
 
+/// Whether a tool name carries a model's chat-template formatting (`echo<|channel|>commentary`):
+/// no host has such a tool, so a failed call of it reports a missing tool whatever its error says.
+pub fn carries_model_formatting(tool: &str) -> bool {
+    tool.contains("<|") || tool.contains("|>")
+}
+
 fn first_token(text: &str) -> Option<String> {
     let token = text.split_whitespace().next()?;
     let name = token
