@@ -12,6 +12,7 @@ use crate::record::outcome::{
     ToolVolatileKeys,
 };
 use crate::record::outcome_fields::{digest_result_fields, ResultFields};
+use crate::record::quote::{quote_fields, quote_value};
 use crate::record::volatile_table::{is_send, SEND_VOLATILE_KEYS};
 use crate::report::stats::{Counters, Stats};
 use crate::run::call_record::{fingerprint, CallRecord, Fingerprint, RecordState};
@@ -136,7 +137,8 @@ impl Guard {
             };
             let digester = OutcomeDigester::new(&self.config, &call, found.kind);
             let outcome = digester.tree(&result, &error, side_text)?;
-            self.settle_outcome(&call, &found, &outcome, now_ms)
+            let quote = || quote_value(result.0.as_ref(), error.0.as_ref());
+            self.settle_outcome(&call, &found, &outcome, now_ms, quote)
         } else {
             Answer::Allow
         };
@@ -171,7 +173,7 @@ impl Guard {
             None => self.computed_call(&call)?,
         };
         let outcome = OutcomeDigester::new(&self.config, &call, found.kind).fields(result)?;
-        let answer = self.settle_outcome(&call, &found, &outcome, now_ms);
+        let answer = self.settle_outcome(&call, &found, &outcome, now_ms, || quote_fields(result));
         Ok(Some(self.recorded(answer)))
     }
 
@@ -413,13 +415,15 @@ impl Guard {
         Ok((fingerprint(&call.args_digest()?), self.call_kind(call)?))
     }
 
-    /// Attaches an outcome to its call in the window, then forecasts the identical next call.
+    /// Attaches an outcome to its call in the window, then forecasts the identical next call
+    /// (quoting the start of the result, `quote`, when it warns).
     fn settle_outcome(
         &mut self,
         call: &CallInput,
         found: &OutcomeCall,
         outcome: &OutcomeDigest,
         now_ms: f64,
+        quote: impl FnOnce() -> Option<String>,
     ) -> Answer {
         let run_id = call.run_id.as_deref();
         let config = &self.config;
@@ -461,7 +465,7 @@ impl Guard {
         let next_identical = Self::proposal(config, Some(tool), &call.tool, kind, args, None);
         match decide(run, &next_identical, config) {
             Some(found) if found.level >= Level::Critical => {
-                let verdict = Verdict::forecast(&found, &call.tool, run_id);
+                let verdict = Verdict::forecast(&found, &call.tool, run_id, quote().as_deref());
                 Answer::Verdict(verdict.under_policy(config.policy))
             }
             _ => Answer::allow(config.policy, &call.tool, run_id),

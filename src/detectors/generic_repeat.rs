@@ -17,25 +17,29 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     }
     let quiet = window.quiet_no_progress();
     if quiet >= proposal.critical_threshold {
-        return Some(Finding::new(
+        let found = Finding::new(
             DetectorId::GenericRepeat,
             Level::Critical,
             quiet,
             proposal.critical_threshold,
-        ));
+        );
+        return Some(found.ran(window.quiet_ran(proposal, quiet)));
     }
     let same_results = window.last_done().map_or(0, |r| r.same_outcome_run());
     let despite_changes = proposal
         .critical_threshold
         .saturating_mul(WEAK_EVIDENCE_FACTOR);
     if proposal.kind != ToolKind::Mutate && same_results >= despite_changes {
-        let found = Finding::new(
+        let mut found = Finding::new(
             DetectorId::GenericRepeat,
             Level::Critical,
             same_results,
             despite_changes,
-        );
-        return Some(found.on(Basis::DespiteChanges));
+        )
+        .on(Basis::DespiteChanges)
+        .ran(same_results);
+        found.changes = window.changes_since(proposal, same_results);
+        return Some(found);
     }
     let occurrences = quiet.saturating_add(1);
     (occurrences >= proposal.warning_threshold).then(|| {
@@ -45,5 +49,6 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
             occurrences,
             proposal.warning_threshold,
         )
+        .ran(window.quiet_ran(proposal, quiet))
     })
 }

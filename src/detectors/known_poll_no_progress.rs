@@ -13,9 +13,11 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
         return None;
     }
     let count = window.last_done()?.same_outcome_run() as usize;
+    let ran = u32::try_from(count).unwrap_or(u32::MAX);
     let finding = threshold_finding(DetectorId::KnownPollNoProgress, count, proposal, 1)?;
     if finding.level == Level::Critical && polling_patiently(window, proposal, config) {
-        return warning_finding(DetectorId::KnownPollNoProgress, count, proposal, 1);
+        return warning_finding(DetectorId::KnownPollNoProgress, count, proposal, 1)
+            .map(|f| f.ran(ran));
     }
-    Some(finding)
+    Some(finding.ran(ran))
 }

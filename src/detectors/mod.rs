@@ -203,6 +203,38 @@ impl<'r> Window<'r> {
         self.last_settled().map_or(0, |r| r.no_progress())
     }
 
+    /// Of the proposed call's quiet streak (its newest `quiet` settled records), how many ran.
+    fn quiet_ran(&self, proposal: &Proposal, quiet: u32) -> u32 {
+        let ran = self
+            .same_call(proposal)
+            .filter(|r| !r.is_pending())
+            .take(quiet as usize)
+            .filter(|r| r.outcome().is_some())
+            .count();
+        u32::try_from(ran).unwrap_or(u32::MAX)
+    }
+
+    /// How many records of other calls changed something (`CallRecord::changed_state`) since the
+    /// oldest of the proposed call's newest `results` completed records.
+    fn changes_since(&self, proposal: &Proposal, results: u32) -> u32 {
+        let mut completed = 0;
+        let mut changes = 0u32;
+        for record in self.records.iter().rev() {
+            let same_call = proposal
+                .tool_index
+                .is_some_and(|tool| record.same_call(tool, &proposal.args));
+            if same_call && record.outcome().is_some() {
+                completed += 1;
+                if completed >= results {
+                    break;
+                }
+            } else if !same_call && record.changed_state() {
+                changes += 1;
+            }
+        }
+        changes
+    }
+
     /// The run's stale stretch (`Run::stale_calls`) when the proposed call is one of its calls:
     /// (its length, how many distinct calls it went round).
     fn stale_stretch(&self, proposal: &Proposal) -> Option<(u32, usize)> {

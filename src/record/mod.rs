@@ -13,4 +13,5 @@ pub mod input;
 pub(crate) mod json_text;
 pub mod outcome;
 pub(crate) mod outcome_fields;
+pub(crate) mod quote;
 pub(crate) mod volatile_table;

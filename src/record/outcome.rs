@@ -643,7 +643,10 @@ pub(crate) fn names_missing_tool(message: &str) -> bool {
 /// Whether a tool name carries a model's chat-template formatting (`echo<|channel|>commentary`):
 /// no host has such a tool, so a failed call of it reports a missing tool whatever its error says.
 pub fn carries_model_formatting(tool: &str) -> bool {
-    tool.contains("<|") || tool.contains("|>")
+    // Byte pairs, not `str::contains`: its substring searcher costs kilobytes of `.wasm`.
+    tool.as_bytes()
+        .windows(2)
+        .any(|pair| pair == b"<|" || pair == b"|>")
 }
 
 fn first_token(text: &str) -> Option<String> {

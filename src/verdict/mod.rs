@@ -151,6 +151,11 @@ pub struct Finding {
     pub threshold: u32,
     /// What the evidence is (it chooses the message).
     pub basis: Basis,
+    /// Of the calls counted, how many ran (the others were refused); 0 where the detector does
+    /// not say.
+    pub ran: u32,
+    /// `Basis::DespiteChanges`: how many calls changed something while the results stayed the same.
+    pub changes: u32,
     /// The other tool of a ping-pong pair.
     pub partner_tool: Option<String>,
     /// `tool_cap`: how long until the tool may be called again, and the cap's window.
@@ -166,6 +171,8 @@ impl Finding {
             count,
             threshold,
             basis: Basis::Repeated,
+            ran: 0,
+            changes: 0,
             partner_tool: None,
             retry_after_ms: None,
             window_ms: None,
@@ -175,6 +182,11 @@ impl Finding {
     /// The same finding on another basis.
     pub fn on(self, basis: Basis) -> Finding {
         Finding { basis, ..self }
+    }
+
+    /// The same finding, saying how many of the counted calls ran.
+    pub fn ran(self, ran: u32) -> Finding {
+        Finding { ran, ..self }
     }
 }
 
@@ -189,6 +201,10 @@ pub enum Basis {
     /// A stretch of calls that all returned only what their calls had returned before, going
     /// round a few calls (`ping_pong`, `cycle`).
     NothingNew,
+    /// The run's last calls were all refused (`global_circuit_breaker` on trailing refusals).
+    RefusedInARow,
+    /// The tool's name carries a model's chat-template formatting (`unknown_tool_repeat`).
+    ModelFormatting,
 }
 
 /// What the model is told and the numbers behind it, returned as the tool result when a call is
@@ -388,9 +404,15 @@ impl Verdict {
         }
     }
 
-    /// The verdict of a `record` whose identical next call would be refused: a warning that says so.
-    pub(crate) fn forecast(finding: &Finding, tool: &str, run_id: Option<&str>) -> Verdict {
-        let message = messages::forecast(finding, tool);
+    /// The verdict of a `record` whose identical next call would be refused: a warning that says
+    /// so, quoting the start of the result in hand (`quote`), which is not kept.
+    pub(crate) fn forecast(
+        finding: &Finding,
+        tool: &str,
+        run_id: Option<&str>,
+        quote: Option<&str>,
+    ) -> Verdict {
+        let message = messages::forecast(finding, tool, quote);
         Verdict {
             action: Action::Warn,
             level: Level::Warning,
