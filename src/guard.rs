@@ -6,6 +6,9 @@ use crate::config::Config;
 use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
 use crate::openclaw::Engine as OpenClawEngine;
+use crate::record::effects::{
+    effect_of, effect_of_kind, named_files, reads_arguments, Effect, Writes,
+};
 use crate::record::input::{parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
 use crate::record::outcome::{
     carries_model_formatting, digest_outcome, without_pointers, OutcomeDigest, OutcomeParts,
@@ -19,7 +22,7 @@ use crate::run::call_record::{fingerprint, CallRecord, Fingerprint, RecordState}
 use crate::run::history::{CompactionWatch, Run};
 use crate::run::snapshot;
 use crate::run::table::RunTable;
-use crate::verdict::{Action, Answer, DetectorId, Finding, Level, Verdict};
+use crate::verdict::{Action, Answer, Basis, DetectorId, Finding, Level, Verdict};
 use serde_json::Value;
 
 /// The guard: one config, the live runs and the counters. Every call takes a record (as JSON
@@ -94,9 +97,9 @@ impl Guard {
             self.stats.count_answer(&answer);
             return Ok(answer);
         }
-        let (args, kind) = self.computed_fingerprint(call)?;
+        let facts = self.call_facts(call)?;
         self.stats.checks += 1;
-        let answer = self.check_call(call, args, kind, now_ms);
+        let answer = self.check_call(call, facts, now_ms);
         self.stats.count_answer(&answer);
         self.stats.count_call(&call.tool, &answer);
         Ok(answer)
@@ -189,16 +192,19 @@ impl Guard {
         let input = parse_outcome(record_json, self.config.max_record_bytes)?;
         let has_outcome = input.result.is_some() || input.error.is_some();
         let (call, result, error) = raw_parts(input);
-        let (args, kind) = self.computed_fingerprint(&call)?;
+        let facts = self.call_facts(&call)?;
         let outcome = if has_outcome {
-            let digester = OutcomeDigester::new(&self.config, &call, kind);
+            let digester = OutcomeDigester::new(&self.config, &call, facts.effect.kind);
             Some(fingerprint(
                 &digester.tree(&result, &error, side_text)?.digest,
             ))
         } else {
             None
         };
-        Ok(RecordFingerprints { args, outcome })
+        Ok(RecordFingerprints {
+            args: facts.args,
+            outcome,
+        })
     }
 
     /// Counts a `record` answer.
@@ -306,6 +312,7 @@ impl Guard {
         kind: ToolKind,
         args: Fingerprint,
         at: Option<f64>,
+        names: &'a [u32],
     ) -> Proposal<'a> {
         let settings = config.tools.get(tool);
         let (warning_threshold, critical_threshold) = config.thresholds(settings);
@@ -315,34 +322,47 @@ impl Guard {
             args,
             kind,
             at,
+            names,
             warning_threshold,
             critical_threshold,
             cap: settings.and_then(|s| s.cap),
         }
     }
 
-    /// The call's tool kind; only a `process` call's kind depends on its arguments.
-    fn call_kind(&self, call: &CallInput) -> Result<ToolKind, GuardError> {
-        let args = if call.tool == "process" {
-            call.args()?
-        } else {
-            Value::Null
-        };
-        Ok(kind_of(
-            &call.tool,
-            &args,
-            self.config.tools.get(&*call.tool),
-            &self.config.poll_tools,
-        ))
+    /// What the guard reads of a call: its fingerprint, its kind and what it may write (from
+    /// its name, refined by its arguments where they say more: `record::effects`), and the files
+    /// it names. Only calls whose effect depends on their arguments have them parsed.
+    fn call_facts(&self, call: &CallInput) -> Result<CallFacts, GuardError> {
+        let args = fingerprint(&call.args_digest()?);
+        let settings = self.config.tools.get(&*call.tool);
+        let poll_tools = &self.config.poll_tools;
+        let configured = settings.and_then(|s| s.kind);
+        let needs_args = call.tool == "process"
+            || configured.is_none()
+                && reads_arguments(
+                    &call.tool,
+                    kind_of(&call.tool, &Value::Null, None, poll_tools),
+                );
+        if !needs_args {
+            let kind = kind_of(&call.tool, &Value::Null, settings, poll_tools);
+            return Ok(CallFacts::new(args, effect_of_kind(kind), Vec::new()));
+        }
+        let parsed = RawContent(Some(call.args()?));
+        let value = parsed.0.as_ref().unwrap_or(&Value::Null);
+        let kind = kind_of(&call.tool, value, settings, poll_tools);
+        if configured.is_some() || kind == ToolKind::Poll {
+            return Ok(CallFacts::new(args, effect_of_kind(kind), Vec::new()));
+        }
+        let effect = effect_of(&call.tool, kind, value);
+        Ok(CallFacts::new(args, effect, named_files(value)))
     }
 
-    fn check_call(
-        &mut self,
-        call: &CallInput,
-        args: Fingerprint,
-        kind: ToolKind,
-        now_ms: f64,
-    ) -> Answer {
+    fn check_call(&mut self, call: &CallInput, facts: CallFacts, now_ms: f64) -> Answer {
+        let CallFacts {
+            args,
+            effect: Effect { kind, writes },
+            names,
+        } = facts;
         let run_id = call.run_id.as_deref();
         if !self.config.enabled {
             return Answer::Allow;
@@ -352,7 +372,7 @@ impl Guard {
         let run = self.runs.get_or_create(run_id);
         let at = call.at.unwrap_or(now_ms);
         let known_tool = run.find_tool(&call.tool);
-        let proposal = Self::proposal(config, known_tool, &call.tool, kind, args, Some(at));
+        let proposal = Self::proposal(config, known_tool, &call.tool, kind, args, Some(at), &names);
         let (answer, warned) = match decide(run, &proposal, config) {
             None => (Answer::allow(config.policy, &call.tool, run_id), None),
             Some(found) => {
@@ -374,6 +394,8 @@ impl Guard {
             CallRecord::pending(tool, args, kind, at, call.args_text_hash, call.call_id_key);
         record.set_warned(warned);
         let index = run.push(record, history_size);
+        run.changes
+            .note(run.seq_of(index), &writes, call_key(&args));
         if vetoed {
             run.settle(index, RecordState::Vetoed);
         }
@@ -393,26 +415,20 @@ impl Guard {
         run.records().get(index).map(|r| OutcomeCall {
             args: r.args,
             kind: r.kind(),
+            writes: Writes::Nothing,
             checked: Some((tool, index)),
         })
     }
 
     /// An outcome's call that `check` did not see (or whose record left the window).
     fn computed_call(&self, call: &CallInput) -> Result<OutcomeCall, GuardError> {
-        let (args, kind) = self.computed_fingerprint(call)?;
+        let facts = self.call_facts(call)?;
         Ok(OutcomeCall {
-            args,
-            kind,
+            args: facts.args,
+            kind: facts.effect.kind,
+            writes: facts.effect.writes,
             checked: None,
         })
-    }
-
-    /// The fingerprint and kind of a call computed from its arguments.
-    fn computed_fingerprint(
-        &self,
-        call: &CallInput,
-    ) -> Result<(Fingerprint, ToolKind), GuardError> {
-        Ok((fingerprint(&call.args_digest()?), self.call_kind(call)?))
     }
 
     /// Attaches an outcome to its call in the window, then forecasts the identical next call
@@ -438,10 +454,20 @@ impl Guard {
         let at = call.at.unwrap_or(now_ms);
         let index = match run.find_pending(call.call_id_key, tool, &args, from) {
             Some(index) => index,
-            None => run.push(
-                CallRecord::pending(tool, args, kind, at, call.args_text_hash, call.call_id_key),
-                history_size,
-            ),
+            None => {
+                let record = CallRecord::pending(
+                    tool,
+                    args,
+                    kind,
+                    at,
+                    call.args_text_hash,
+                    call.call_id_key,
+                );
+                let index = run.push(record, history_size);
+                run.changes
+                    .note(run.seq_of(index), &found.writes, call_key(&args));
+                index
+            }
         };
         let malformed_name = outcome.is_error && carries_model_formatting(&call.tool);
         run.settle(
@@ -462,10 +488,23 @@ impl Guard {
                 return Answer::Verdict(verdict.under_policy(config.policy));
             }
         }
-        let next_identical = Self::proposal(config, Some(tool), &call.tool, kind, args, None);
+        let next_identical = Self::proposal(config, Some(tool), &call.tool, kind, args, None, &[]);
         match decide(run, &next_identical, config) {
             Some(found) if found.level >= Level::Critical => {
                 let verdict = Verdict::forecast(&found, &call.tool, run_id, quote().as_deref());
+                Answer::Verdict(verdict.under_policy(config.policy))
+            }
+            Some(found)
+                if matches!(
+                    found.basis,
+                    Basis::DespiteChanges | Basis::NothingChangedSince
+                ) =>
+            {
+                // The record itself was the evidence: a later identical call is warned only once
+                // `warningThreshold` more of them came.
+                run.mark_warned(index, found.detector);
+                let verdict =
+                    Verdict::record_warning(&found, &call.tool, run_id, quote().as_deref());
                 Answer::Verdict(verdict.under_policy(config.policy))
             }
             _ => Answer::allow(config.policy, &call.tool, run_id),
@@ -483,12 +522,37 @@ pub struct RecordFingerprints {
     pub outcome: Option<[u8; 8]>,
 }
 
-/// An outcome's call: its fingerprint and kind, and, when `check` saw it, its tool's index and
-/// the position of its pending record in the run's window.
+/// An outcome's call: its fingerprint and kind, what it may write (noted at `check` for a checked
+/// call), and, when `check` saw it, its tool's index and the position of its pending record in
+/// the run's window.
 struct OutcomeCall {
     args: Fingerprint,
     kind: ToolKind,
+    writes: Writes,
     checked: Option<(u16, usize)>,
+}
+
+/// What `Guard::call_facts` reads of a call.
+struct CallFacts {
+    args: Fingerprint,
+    effect: Effect,
+    /// The files its arguments name (`effects::named_files`).
+    names: Vec<u32>,
+}
+
+impl CallFacts {
+    fn new(args: Fingerprint, effect: Effect, names: Vec<u32>) -> CallFacts {
+        CallFacts {
+            args,
+            effect,
+            names,
+        }
+    }
+}
+
+/// A call's key in the change log: the first 32 bits of its argument fingerprint.
+fn call_key(args: &Fingerprint) -> u32 {
+    u32::from_le_bytes([args[0], args[1], args[2], args[3]])
 }
 
 /// Zeroes the text a parsed value holds (strings and keys) as it is dropped.

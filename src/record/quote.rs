@@ -3,6 +3,7 @@
 //! carries it out and the run keeps only digests.
 
 use crate::json::canonical::{write_value, KeepAll};
+use crate::record::outcome::MAX_SCANNED_TEXT_BYTES;
 use crate::record::outcome_fields::{ResultFields, TextField};
 use serde_json::Value;
 
@@ -32,7 +33,7 @@ pub fn quote_text(text: &str) -> Option<String> {
 }
 
 /// The quote of an outcome given as JSON: an error's message, a string result, a result's first
-/// text part, else the value's canonical JSON.
+/// text part (if the core scans it), else the value's canonical JSON.
 pub fn quote_value(result: Option<&Value>, error: Option<&Value>) -> Option<String> {
     if let Some(error) = error.filter(|e| !e.is_null()) {
         let message = match error {
@@ -42,21 +43,20 @@ pub fn quote_value(result: Option<&Value>, error: Option<&Value>) -> Option<Stri
         return quote_json(message);
     }
     let result = result?;
-    let first_text = result
-        .get("content")
-        .and_then(Value::as_array)
-        .and_then(|parts| {
-            parts
-                .iter()
-                .find_map(|part| part.get("text").and_then(Value::as_str))
-        });
-    match first_text {
-        Some(text) => quote_text(text),
-        None => quote_json(result),
+    if let Value::String(text) = result {
+        return scanned(text);
     }
+    let Some(parts) = result.get("content").and_then(Value::as_array) else {
+        return quote_json(result);
+    };
+    // The first text part, however it arrived (`text`, `textSha256`, `textSide`).
+    let first = parts
+        .iter()
+        .find(|part| part.get("type").and_then(Value::as_str) == Some("text"))?;
+    scanned(first.get("text").and_then(Value::as_str)?)
 }
 
-/// The quote of a result handed over field by field: its (first) text, unless the host hashed it.
+/// The quote of a result handed over field by field: its (first) text, if the core scans it.
 pub fn quote_fields(result: &ResultFields) -> Option<String> {
     let text = match result {
         ResultFields::Absent => None,
@@ -64,9 +64,19 @@ pub fn quote_fields(result: &ResultFields) -> Option<String> {
         ResultFields::Parts { texts, .. } => texts.first(),
     };
     match text? {
-        TextField::Text(text) => quote_text(text),
+        TextField::Text(text) => scanned(text),
         TextField::Sha256Hex(_) => None,
     }
+}
+
+/// The quote of a text the core scans (at most `MAX_SCANNED_TEXT_BYTES`). A longer text may reach
+/// the core as its digest alone (`textSha256`, in runtimes with a native hasher) and is never
+/// quoted, so every runtime writes the same verdict.
+fn scanned(text: &str) -> Option<String> {
+    if text.len() > MAX_SCANNED_TEXT_BYTES {
+        return None;
+    }
+    quote_text(text)
 }
 
 /// A string as its text, any other value as its canonical JSON.

@@ -15,8 +15,41 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
                 "Refused: `{tool}` has returned the identical result the last {ran} times it ran with \
                  these arguments, although {changes} in between. What changed is not reaching what \
                  this call returns, so running it again will almost surely return the same. Do not \
-                 retry it as it is: find out why the changes have no effect, or tell the user what \
+                 retry it as it is: find out why the changes have no effect (a change to a file it \
+                 names, or to something not changed yet, lets it run again), or tell the user what \
                  you tried and that this step could not be completed.",
+                ran = finding.ran,
+                changes = other_calls_changed(finding.changes),
+            )
+        }
+        (DetectorId::GenericRepeat, Level::Critical)
+            if finding.basis == Basis::NothingChangedSince =>
+        {
+            format!(
+                "Refused: `{tool}` has returned the identical result the last {ran} times it ran with \
+                 these arguments, and nothing that could change it happened since: the calls in \
+                 between only read, or changed other files. Another identical call will return the \
+                 same. Use the result you have, change your approach, or tell the user what you \
+                 tried and that this step could not be completed.",
+                ran = finding.ran,
+            )
+        }
+        (DetectorId::GenericRepeat, Level::Warning)
+            if finding.basis == Basis::NothingChangedSince =>
+        {
+            format!(
+                "Loop warning: `{tool}` has returned the identical result the last {ran} times it ran \
+                 with these arguments, and the calls in between only read or changed other files: \
+                 nothing could change it. Calling it again will return the same; use what it \
+                 returned, or try something else.",
+                ran = finding.ran,
+            )
+        }
+        (DetectorId::GenericRepeat, Level::Warning) if finding.basis == Basis::DespiteChanges => {
+            format!(
+                "Loop warning: `{tool}` has returned the identical result the last {ran} times it ran \
+                 with these arguments, although {changes} in between: the changes are not reaching \
+                 what it reports. Find out why before changing more, or try a different approach.",
                 ran = finding.ran,
                 changes = other_calls_changed(finding.changes),
             )
@@ -162,11 +195,15 @@ pub fn forecast(finding: &Finding, tool: &str, quote: Option<&str>) -> String {
     let (what, reason) = match finding.detector {
         DetectorId::GenericRepeat => match finding.basis {
             Basis::DespiteChanges => (
-                same_args,
+                format!("{same_args}, before something it depends on changes,"),
                 format!(
                     "its last {ran} runs returned the identical result, although {}",
                     other_calls_changed(finding.changes)
                 ),
+            ),
+            Basis::NothingChangedSince => (
+                same_args,
+                format!("its last {ran} runs returned the identical result and nothing since could change it"),
             ),
             _ => (
                 same_args,
@@ -224,6 +261,16 @@ pub fn forecast(finding: &Finding, tool: &str, quote: Option<&str>) -> String {
         "Loop warning: {what} {consequence}, because {reason}.{returned} Use this result, change \
          your approach, or finish with what you know."
     )
+}
+
+/// A warning written when a record comes back (`for_finding`'s text), quoting the start of the
+/// result in hand (`quote`).
+pub fn record_warning(finding: &Finding, tool: &str, quote: Option<&str>) -> String {
+    let message = for_finding(finding, tool);
+    match quote {
+        Some(quote) => format!("{message} It returned: \"{quote}\"."),
+        None => message,
+    }
 }
 
 /// "N other calls changed something" with the count spelled for one.

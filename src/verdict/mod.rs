@@ -195,9 +195,12 @@ impl Finding {
 pub enum Basis {
     /// The pattern repeated with nothing else changing in between (the usual case).
     Repeated,
-    /// An identical call kept returning an identical result although other calls changed
-    /// things in between (`generic_repeat` at `WEAK_EVIDENCE_FACTOR` × `criticalThreshold`).
+    /// An identical call kept returning an identical result although other calls changed the
+    /// world in between (edits, writing commands, mutations).
     DespiteChanges,
+    /// An identical call kept returning an identical result, and only reads ran since it last
+    /// did: nothing could have changed its result.
+    NothingChangedSince,
     /// A stretch of calls that all returned only what their calls had returned before, going
     /// round a few calls (`ping_pong`, `cycle`).
     NothingNew,
@@ -425,6 +428,22 @@ impl Verdict {
             hint: Some(message),
             refusal: None,
             would_be: None,
+        }
+    }
+
+    /// A warning found when a record came back (the record's own call was the evidence), quoting
+    /// the start of the result in hand (`quote`), which is not kept.
+    pub(crate) fn record_warning(
+        finding: &Finding,
+        tool: &str,
+        run_id: Option<&str>,
+        quote: Option<&str>,
+    ) -> Verdict {
+        let message = messages::record_warning(finding, tool, quote);
+        Verdict {
+            hint: Some(message.clone()),
+            message: Some(message),
+            ..Verdict::forecast(finding, tool, run_id, None)
         }
     }
 
