@@ -181,7 +181,7 @@ for (const [kind, [raw, gz]] of totals) console.log(`  ${`total ${kind}`.padEnd(
 // The issue's budget for the .wasm (gzipped); reported, not enforced here.
 // 97 KB, raised by 2 KB for guard.metrics() and by 31 KB for preset "openclaw" (a second
 // detection engine, src/openclaw/).
-const WASM_GZIP_BUDGET = 133 * 1024;
+const WASM_GZIP_BUDGET = 146 * 1024;
 const wasmGzip = totals.get("wasm")?.[1] ?? 0;
 log(`.wasm gzip -9 ${kb(wasmGzip)} of the ${kb(WASM_GZIP_BUDGET)} budget: ${wasmGzip <= WASM_GZIP_BUDGET ? "within" : `OVER by ${kb(wasmGzip - WASM_GZIP_BUDGET)}`}`);
 

@@ -5,6 +5,8 @@ use crate::config::tools::{kind_of, ToolKind};
 use crate::config::Config;
 use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
+use crate::json::escape::write_string;
+use crate::json::members::{fnv1a, MemberHashes, FNV_START};
 use crate::openclaw::Engine as OpenClawEngine;
 use crate::record::effects::{
     effect_of, effect_of_kind, named_files, reads_arguments, Effect, Writes,
@@ -333,7 +335,6 @@ impl Guard {
     /// its name, refined by its arguments where they say more: `record::effects`), and the files
     /// it names. Only calls whose effect depends on their arguments have them parsed.
     fn call_facts(&self, call: &CallInput) -> Result<CallFacts, GuardError> {
-        let args = fingerprint(&call.args_digest()?);
         let settings = self.config.tools.get(&*call.tool);
         let poll_tools = &self.config.poll_tools;
         let configured = settings.and_then(|s| s.kind);
@@ -345,8 +346,18 @@ impl Guard {
                 );
         if !needs_args {
             let kind = kind_of(&call.tool, &Value::Null, settings, poll_tools);
+            if kind == ToolKind::Read {
+                // A read's argument members say, when it stalls, which arguments it varied.
+                let (digest, members) = call.args_digest_and_members()?;
+                let mut facts =
+                    CallFacts::new(fingerprint(&digest), effect_of_kind(kind), Vec::new());
+                facts.members = members;
+                return Ok(facts);
+            }
+            let args = fingerprint(&call.args_digest()?);
             return Ok(CallFacts::new(args, effect_of_kind(kind), Vec::new()));
         }
+        let args = fingerprint(&call.args_digest()?);
         let parsed = RawContent(Some(call.args()?));
         let value = parsed.0.as_ref().unwrap_or(&Value::Null);
         let kind = kind_of(&call.tool, value, settings, poll_tools);
@@ -362,6 +373,7 @@ impl Guard {
             args,
             effect: Effect { kind, writes },
             names,
+            members,
         } = facts;
         let run_id = call.run_id.as_deref();
         if !self.config.enabled {
@@ -373,9 +385,18 @@ impl Guard {
         let at = call.at.unwrap_or(now_ms);
         let known_tool = run.find_tool(&call.tool);
         let proposal = Self::proposal(config, known_tool, &call.tool, kind, args, Some(at), &names);
+        let differing = match members.is_empty() {
+            true => Vec::new(),
+            false => run
+                .last_arguments
+                .differing(fnv1a(FNV_START, call.tool.as_bytes()), members),
+        };
         let (answer, warned) = match decide(run, &proposal, config) {
             None => (Answer::allow(config.policy, &call.tool, run_id), None),
-            Some(found) => {
+            Some(mut found) => {
+                if matches!(found.detector, DetectorId::Stall | DetectorId::ErrorRepeat) {
+                    found.varied = argument_names(call, &differing);
+                }
                 let warned = (found.level == Level::Warning).then_some(found.detector);
                 let verdict = Verdict::from_finding(&found, &call.tool, run_id);
                 (Answer::Verdict(verdict.under_policy(config.policy)), warned)
@@ -538,6 +559,8 @@ struct CallFacts {
     effect: Effect,
     /// The files its arguments name (`effects::named_files`).
     names: Vec<u32>,
+    /// A read's top-level argument members (`json::members`).
+    members: Vec<MemberHashes>,
 }
 
 impl CallFacts {
@@ -546,8 +569,31 @@ impl CallFacts {
             args,
             effect,
             names,
+            members: Vec::new(),
         }
     }
+}
+
+/// The names of the top-level arguments of `call` whose canonical keys hash to one of `keys` (at
+/// most three).
+fn argument_names(call: &CallInput, keys: &[u32]) -> Vec<String> {
+    if keys.is_empty() {
+        return Vec::new();
+    }
+    let parsed = RawContent(call.args().ok());
+    let Some(Value::Object(args)) = &parsed.0 else {
+        return Vec::new();
+    };
+    let mut canonical = Vec::new();
+    let mut names = Vec::new();
+    for name in args.keys() {
+        canonical.clear();
+        write_string(name, &mut canonical);
+        if keys.contains(&fnv1a(FNV_START, &canonical)) && names.len() < 3 {
+            names.push(name.clone());
+        }
+    }
+    names
 }
 
 /// A call's key in the change log: the first 32 bits of its argument fingerprint.

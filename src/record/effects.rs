@@ -10,6 +10,7 @@
 //! is kept.
 
 use crate::config::tools::ToolKind;
+use crate::json::members::{fnv1a, FNV_START};
 use serde_json::Value;
 
 /// What a call may have written, if it changed anything.
@@ -171,9 +172,7 @@ fn file_key_of(path: &[u8]) -> u32 {
         Some(slash) => bytes.get(slash + 1..).unwrap_or_default(),
         None => bytes,
     };
-    name.iter().fold(0x811c_9dc5_u32, |hash, byte| {
-        (hash ^ u32::from(*byte)).wrapping_mul(0x0100_0193)
-    })
+    fnv1a(FNV_START, name)
 }
 
 /// An editor-protocol call (`{"command": "view" | "create" | …, "path": …}`), whatever the tool

@@ -5,6 +5,7 @@
 use crate::config::tools::ToolKind;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
 use crate::run::change_log::ChangeLog;
+use crate::run::last_arguments::LastArguments;
 use crate::run::record_meta::MAX_TOOLS;
 use crate::run::streaks::Streaks;
 use crate::run::tool_table::ToolTable;
@@ -61,6 +62,8 @@ pub struct Run {
     pub cap_log: Vec<(String, VecDeque<f64>)>,
     /// What the window's calls may have changed.
     pub changes: ChangeLog,
+    /// The argument members of each read tool's last checked call.
+    pub last_arguments: LastArguments,
 }
 
 impl Run {

@@ -11,9 +11,11 @@
 
 use crate::error::{ErrorCode, GuardError};
 use crate::json::digest::sha256;
+use crate::json::members::MAX_MEMBERS;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
 use crate::run::change_log::Target;
 use crate::run::history::{CompactionWatch, Run};
+use crate::run::last_arguments::TOOLS_KEPT;
 use crate::run::record_meta::{
     detector_code, detector_from_code, kind_code, kind_from_code, OutcomeFlags, MAX_TOOLS,
 };
@@ -27,7 +29,8 @@ const MAGIC: &[u8; 4] = b"TLGS";
 /// 3: as 2 with 64-bit fingerprints; a pending record's call id is its 40-bit key.
 /// 4: as 3 with the run's count of stale calls after its turns, and two more record flags (novel,
 /// blank); call-id keys are 38 bits.
-/// 5: as 4 with the change log after the records (what the window's calls may have changed).
+/// 5: as 4 with, after the records, the change log (what the window's calls may have changed)
+/// and each read tool's last argument members.
 const VERSION: u8 = 5;
 /// The older versions this build still reads. Records of versions 2 and 3 carry no novelty, so an
 /// imported run's old records never count as a change (the stricter reading); their call-id keys
@@ -112,6 +115,15 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
         w.u64(*seq);
         w.u8(target.code());
         w.u32(target.key());
+    }
+    w.len(run.last_arguments.entries().len());
+    for (tool, members) in run.last_arguments.entries() {
+        w.u32(*tool);
+        w.len(members.len());
+        for (key, value) in members {
+            w.u32(*key);
+            w.u32(*value);
+        }
     }
     w.sealed()
 }
@@ -257,6 +269,21 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
                 .ok_or_else(|| corrupt("its change log holds an unknown target"))?;
             run.changes.restore(seq, target);
         }
+        let tools = r.len()?;
+        if tools as usize > TOOLS_KEPT {
+            return Err(corrupt("it remembers the arguments of too many tools"));
+        }
+        for _ in 0..tools {
+            let tool = r.u32()?;
+            let count = r.len()?;
+            if count as usize > MAX_MEMBERS {
+                return Err(corrupt("a tool's last arguments have too many members"));
+            }
+            let members = (0..count)
+                .map(|_| Ok((r.u32()?, r.u32()?)))
+                .collect::<Result<Vec<_>, GuardError>>()?;
+            run.last_arguments.restore(tool, members);
+        }
     }
     if !r.at_end() {
         return Err(corrupt("it has trailing bytes"));
@@ -332,16 +359,20 @@ mod tests {
         run.changes.restore(newest - 3, Target::File(0xdead_beef));
         run.changes.restore(newest - 3, Target::Call(7));
         run.changes.restore(newest, Target::Everything);
+        run.last_arguments
+            .restore(0x1234_5678, vec![(1, 2), (3, 4)]);
         let bytes = encode(Some("r"), &run);
         let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(hex, VERSION_5_HEX);
         let (id, decoded) = decode(&bytes).unwrap_or_default();
         assert_eq!(id.as_deref(), Some("r"));
         assert_eq!(decoded.changes, run.changes);
+        assert_eq!(decoded.last_arguments, run.last_arguments);
         assert_eq!(encode(Some("r"), &decoded), bytes);
     }
 
-    /// `every_kind_of_record` with three change-log entries, as version 5 writes it.
+    /// `every_kind_of_record` with three change-log entries and one tool's last arguments, as
+    /// version 5 writes it.
     const VERSION_5_HEX: &str = concat!(
         "544c4753050101000000720f000000000000000100000003000000000000000c000000010000000200000004",
         "0000007265616404000000656469740100000004000000656469740100000000000000000004400104000000",
@@ -359,8 +390,9 @@ mod tests {
         "0303060001000000010000000100050505050505050502000000000000144002040404040404040407000100",
         "0000010000000000010101010101010103000000000000f03f0100000000000100000001000b0b0b0b0b0b0b",
         "0b00000000000000264000edfe00000000000001000000000000000c0000000000000000030000000b000000",
-        "0000000000efbeadde0b0000000000000001070000000e000000000000000200000000e3f586dcc73105ce2e",
-        "03493690b970da0c2b363b2f447ef1fc30af0f4255bf69",
+        "0000000000efbeadde0b0000000000000001070000000e000000000000000200000000010000007856341202",
+        "00000001000000020000000300000004000000f4ed342bceb2f316ec75c69e3579f2de46fc280314677a820c",
+        "e210a28cd08045",
     );
 
     #[test]

@@ -142,21 +142,26 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
              the user what is blocking you."
         ),
         (DetectorId::Stall, Level::Warning) => format!(
-            "Loop warning: the last {n} calls of `{tool}`, each with different arguments, all \
-             returned the identical result. New arguments can still find something, but if this \
-             answer keeps coming back, try a different tool or approach, or tell the user what you \
-             found."
+            "Loop warning: the last {n} calls of `{tool}`, each with {different}, all returned the \
+             identical result. New arguments can still find something, but if this answer keeps \
+             coming back, try a different tool or approach, or tell the user what you found.",
+            different = different_arguments(finding),
         ),
         (DetectorId::Stall, _) => format!(
             "Refused: `{tool}` was already called with these arguments, and its last {n} calls, with \
-             different arguments, all returned the identical result. Asking again will return it \
-             again. Use what you already have, try another tool or approach, or tell the user what \
-             you found and what you could not find."
+             {different}, all returned the identical result. Asking again will return it again. \
+             Use what you already have, try another tool or approach, or tell the user what you \
+             found and what you could not find.",
+            different = different_arguments(finding),
         ),
         (DetectorId::ErrorRepeat, Level::Warning) => format!(
             "Loop warning: the last {n} calls of `{tool}` failed with the same error, whatever their \
-             arguments. Read the error message and fix its cause before calling the tool again, or \
-             try something else."
+             arguments{varied}. Read the error message and fix its cause before calling the tool \
+             again, or try something else.",
+            varied = match finding.varied.as_slice() {
+                [] => String::new(),
+                names => format!(" (this time {} changed)", name_list(names)),
+            },
         ),
         (DetectorId::ErrorRepeat, _) => format!(
             "Refused: `{tool}` already failed with these arguments, with the error that its last {n} \
@@ -271,6 +276,30 @@ pub fn record_warning(finding: &Finding, tool: &str, quote: Option<&str>) -> Str
         Some(quote) => format!("{message} It returned: \"{quote}\"."),
         None => message,
     }
+}
+
+/// "different arguments", or the names of the ones that changed: "a different `date`",
+/// "different `date` and `origin`".
+fn different_arguments(finding: &Finding) -> String {
+    match finding.varied.as_slice() {
+        [] => "different arguments".to_owned(),
+        [one] => format!("a different `{one}`"),
+        names => format!("different {}", name_list(names)),
+    }
+}
+
+/// "`a`", "`a` and `b`", "`a`, `b` and `c`".
+fn name_list(names: &[String]) -> String {
+    let mut list = String::new();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            list.push_str(if i + 1 == names.len() { " and " } else { ", " });
+        }
+        list.push('`');
+        list.push_str(name);
+        list.push('`');
+    }
+    list
 }
 
 /// "N other calls changed something" with the count spelled for one.

@@ -156,6 +156,9 @@ pub struct Finding {
     pub ran: u32,
     /// `Basis::DespiteChanges`: how many calls changed something while the results stayed the same.
     pub changes: u32,
+    /// `stall`, `error_repeat`: the names of the arguments that differed from the tool's last call
+    /// (at most three), when the call in hand says.
+    pub varied: Vec<String>,
     /// The other tool of a ping-pong pair.
     pub partner_tool: Option<String>,
     /// `tool_cap`: how long until the tool may be called again, and the cap's window.
@@ -173,6 +176,7 @@ impl Finding {
             basis: Basis::Repeated,
             ran: 0,
             changes: 0,
+            varied: Vec::new(),
             partner_tool: None,
             retry_after_ms: None,
             window_ms: None,
