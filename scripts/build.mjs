@@ -179,9 +179,11 @@ log(`pkg/ ${manifest.name}@${manifest.version}: raw / gzip -9`);
 for (const [rel, raw, gz] of rows) console.log(`  ${rel.padEnd(32)} ${kb(raw).padStart(10)} ${kb(gz).padStart(10)}`);
 for (const [kind, [raw, gz]] of totals) console.log(`  ${`total ${kind}`.padEnd(32)} ${kb(raw).padStart(10)} ${kb(gz).padStart(10)}`);
 // The issue's budget for the .wasm (gzipped); reported, not enforced here.
-// 97 KB, raised by 2 KB for guard.metrics() and by 31 KB for preset "openclaw" (a second
-// detection engine, src/openclaw/).
-const WASM_GZIP_BUDGET = 130 * 1024;
+// 97 KB, raised by 2 KB for guard.metrics(), by 31 KB for preset "openclaw" (a second
+// detection engine, src/openclaw/) and by 2 KB for issue 25's speed-ups: the host's SHA-256 for
+// long inputs (json/digest.rs, setHostSha256: +0.9 KB) and the openclaw preset's records taken
+// field by field (Engine::record_fields: +1.6 KB), which made that preset 2-2.6x faster.
+const WASM_GZIP_BUDGET = 132 * 1024;
 const wasmGzip = totals.get("wasm")?.[1] ?? 0;
 log(`.wasm gzip -9 ${kb(wasmGzip)} of the ${kb(WASM_GZIP_BUDGET)} budget: ${wasmGzip <= WASM_GZIP_BUDGET ? "within" : `OVER by ${kb(wasmGzip - WASM_GZIP_BUDGET)}`}`);
 
