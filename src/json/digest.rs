@@ -94,7 +94,10 @@ impl HashSink {
     /// Moves what is staged to the stream.
     fn unstage(&mut self) {
         self.high_water = self.high_water.max(self.len);
-        extend_zeroing(&mut self.stream, self.stage.get(..self.len).unwrap_or_default());
+        extend_zeroing(
+            &mut self.stream,
+            self.stage.get(..self.len).unwrap_or_default(),
+        );
         self.len = 0;
     }
 
@@ -201,7 +204,9 @@ impl ByteSink for Vec<u8> {
 
 /// SHA-256 of raw bytes: the host's for long inputs when it offers one, else the compiled one.
 pub fn sha256(bytes: &[u8]) -> Digest {
-    let host = HOST_SHA256.with(Cell::get).filter(|_| bytes.len() >= HOST_SHA256_MIN_BYTES);
+    let host = HOST_SHA256
+        .with(Cell::get)
+        .filter(|_| bytes.len() >= HOST_SHA256_MIN_BYTES);
     if let Some(digest) = host.and_then(|hash| hash(bytes)) {
         return digest;
     }
@@ -264,7 +269,11 @@ mod tests {
         assert_eq!(sink.finish(), compiled_sha256(&long));
         assert_eq!(HOST_CALLS.with(Cell::get), 1);
         set_host_sha256(Some(|_| None));
-        assert_eq!(sha256(&long), compiled_sha256(&long), "a failing host falls back");
+        assert_eq!(
+            sha256(&long),
+            compiled_sha256(&long),
+            "a failing host falls back"
+        );
         set_host_sha256(None);
     }
 }

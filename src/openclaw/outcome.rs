@@ -178,7 +178,12 @@ pub fn outcome_of_fields(
         TextField::Text(text) => ("", *text),
         TextField::Sha256Hex(hex) => (HASHED_TEXT_MARKER, *hex),
     }));
-    let outcome = object_outcome(tool, args, details.as_ref().filter(|d| d.is_object()), &text);
+    let outcome = object_outcome(
+        tool,
+        args,
+        details.as_ref().filter(|d| d.is_object()),
+        &text,
+    );
     zero(text);
     details.into_iter().for_each(crate::guard::scrub);
     Ok(outcome)
@@ -223,7 +228,10 @@ fn object_outcome(tool: &str, args: &Value, details_value: Option<&Value>, text:
         return Outcome::plain(hash);
     }
     let details = details_value.map_or(F::EmptyObject, F::Val);
-    Outcome::plain(digest_fields(&[("details", details), ("text", F::Str(text))]))
+    Outcome::plain(digest_fields(&[
+        ("details", details),
+        ("text", F::Str(text)),
+    ]))
 }
 
 /// An error's text: a string as is, an error object's `message` (or `name`), else its JSON.
@@ -259,19 +267,22 @@ fn text_content(result: &Map<String, Value>, side_text: Option<&[u8]>) -> String
         return String::new();
     };
     let side = side_text.map(String::from_utf8_lossy);
-    let texts = parts.iter().filter_map(Value::as_object).filter_map(|part| {
-        if !part.get("type").is_some_and(Value::is_string) {
-            return None;
-        }
-        match (part.get("text"), part.get("textSha256")) {
-            (Some(Value::String(text)), _) => Some(("", text.as_str())),
-            (None, Some(Value::String(hex))) => Some((HASHED_TEXT_MARKER, hex.as_str())),
-            _ => match (&side, part.get("textSide")) {
-                (Some(side), Some(Value::Bool(true))) => Some(("", side.as_ref())),
-                _ => None,
-            },
-        }
-    });
+    let texts = parts
+        .iter()
+        .filter_map(Value::as_object)
+        .filter_map(|part| {
+            if !part.get("type").is_some_and(Value::is_string) {
+                return None;
+            }
+            match (part.get("text"), part.get("textSha256")) {
+                (Some(Value::String(text)), _) => Some(("", text.as_str())),
+                (None, Some(Value::String(hex))) => Some((HASHED_TEXT_MARKER, hex.as_str())),
+                _ => match (&side, part.get("textSide")) {
+                    (Some(side), Some(Value::Bool(true))) => Some(("", side.as_ref())),
+                    _ => None,
+                },
+            }
+        });
     joined_texts(texts)
 }
 

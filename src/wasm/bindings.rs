@@ -11,6 +11,9 @@
 //! `Error` when `takeError()` holds a JS `Error` carrying the core's stable `code` and `field`.
 //! No detection rule lives here.
 //!
+//! A host with a native SHA-256 offers it once with `setHostSha256`: the core then has its long
+//! inputs hashed there, reading and writing wasm memory by address (`json::digest` decides when).
+//!
 //! Fingerprints only: the record text and any side text are raw content. The input buffer is
 //! zeroed after every call; every freed heap block (the strings wasm-bindgen copies in, and any
 //! copy the core makes) is zeroed by the allocator (`zeroing_alloc`).
