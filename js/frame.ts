@@ -316,7 +316,8 @@ export class InputFrame {
     const call = callPiecesOf(outcome);
     if (call === false) return false;
     const { args, result, error } = outcome;
-    if (error !== undefined && error !== null) return false;
+    // A null result goes the JSON way: the openclaw preset hashes it, unlike a missing one.
+    if ((error !== undefined && error !== null) || result === null) return false;
     const n = this.#n;
     let shape = n.noResult;
     let content: { type: "text"; text: string }[] | undefined;

@@ -256,11 +256,10 @@ impl Engine {
         Ok(self.settle(config, call, signature, outcome))
     }
 
-    /// `record` of a result handed over field by field (see `ResultFields`), without building the
-    /// JSON record: `None` when the fields cannot tell the outcome apart as the JSON record would
-    /// (no result, or `null`: OpenClaw hashes them differently), or when the arguments were
-    /// withheld and are needed (`process` and `message` outcomes depend on them) or no running
-    /// call has the call id. `record` of the JSON record answers then.
+    /// `record` of a result handed over field by field (see `ResultFields`; `Absent` is a missing
+    /// result), without building the JSON record: `None` when the arguments were withheld and are
+    /// needed (`process` and `message` outcomes depend on them) or no running call has the call
+    /// id. `record` of the JSON record answers then.
     pub fn record_fields(
         &mut self,
         config: &Config,
@@ -268,9 +267,6 @@ impl Engine {
         args_withheld: bool,
         result: &ResultFields,
     ) -> Result<Option<Answer>, GuardError> {
-        if matches!(result, ResultFields::Absent) {
-            return Ok(None);
-        }
         let tool = normalise_tool(&call.tool);
         let (signature, args) = if args_withheld {
             let needs_args = matches!(&*tool, "process" | "message");

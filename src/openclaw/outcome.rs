@@ -152,8 +152,8 @@ pub fn outcome_of(
 }
 
 /// `outcome_of` a result handed over field by field: the same fingerprints as of the result the
-/// fields stand for (`ResultFields::tree`), without building it. `Absent` stands for a missing
-/// result only: a `null` one goes the JSON way, since OpenClaw hashes the two differently.
+/// fields stand for (`ResultFields::tree`), without building it. `Absent` is a missing result (a
+/// `null` one, which OpenClaw hashes as a value, comes as JSON).
 pub fn outcome_of_fields(
     tool: &str,
     args: &Value,
