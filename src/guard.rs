@@ -164,13 +164,16 @@ impl Guard {
         now_ms: f64,
     ) -> Result<Option<Answer>, GuardError> {
         let bytes = fields.byte_len() + result.byte_len();
-        // The `openclaw` preset reads results as JSON trees: it takes the JSON record.
-        if self.openclaw.is_some() || !self.fits_any_record(bytes, result.part_count()) {
+        if !self.fits_any_record(bytes, result.part_count()) {
             return Ok(None);
         }
         let call = fields.call()?;
         if !self.config.enabled {
             return Ok(Some(self.recorded(Answer::Allow)));
+        }
+        if let Some(engine) = &mut self.openclaw {
+            let answer = engine.record_fields(&self.config, &call, args_withheld, result)?;
+            return Ok(answer.map(|answer| self.recorded(answer)));
         }
         let found = match self.checked_call(&call) {
             Some(found) => found,

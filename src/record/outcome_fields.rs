@@ -28,7 +28,9 @@ pub enum TextField<'a> {
 /// A result handed over field by field.
 #[derive(Debug, Clone)]
 pub enum ResultFields<'a> {
-    /// No result, or `null`.
+    /// No result. The default and strict presets digest a `null` result the same way; the
+    /// `openclaw` preset hashes `null` as a value (as OpenClaw does), so a `null` result is handed
+    /// over as JSON.
     Absent,
     /// A string result.
     Text(TextField<'a>),

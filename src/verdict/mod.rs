@@ -326,10 +326,13 @@ impl WouldBe {
     }
 }
 
+/// Room for a verdict's JSON: a refusal with its texts takes about 800 bytes.
+const VERDICT_JSON_BYTES: usize = 1024;
+
 impl Verdict {
     /// The JSON text the host receives (see [`Verdict`] for the shape).
     pub fn to_json(&self) -> String {
-        let mut o = JsonObject::new();
+        let mut o = JsonObject::with_room(VERDICT_JSON_BYTES);
         o.string("action", self.action.as_str());
         o.string("level", self.level.as_str());
         o.opt_string("detector", self.detector.map(DetectorId::as_str));
