@@ -388,7 +388,10 @@ impl Guard {
         let at = call.at.unwrap_or(now_ms);
         let known_tool = run.find_tool(&call.tool);
         let proposal = Self::proposal(config, known_tool, &call.tool, kind, args, Some(at), &names);
-        let differing = match members.is_empty() {
+        // A read's arguments are remembered only while a stall forms (its last two results are
+        // one, for different arguments): most runs keep nothing.
+        let stalling = known_tool.is_some_and(|tool| stall_forming(run, tool));
+        let differing = match members.is_empty() || !stalling {
             true => Vec::new(),
             false => run
                 .last_arguments
@@ -597,6 +600,22 @@ fn argument_names(call: &CallInput, keys: &[u32]) -> Vec<String> {
         }
     }
     names
+}
+
+/// Whether the newest two completed records of `tool` returned one outcome for different
+/// arguments: a stall is forming.
+fn stall_forming(run: &Run, tool: u16) -> bool {
+    let mut done = run
+        .records()
+        .iter()
+        .rev()
+        .filter(|r| r.tool() == tool && r.outcome().is_some());
+    match (done.next(), done.next()) {
+        (Some(newest), Some(before)) => {
+            newest.outcome() == before.outcome() && newest.args != before.args
+        }
+        _ => false,
+    }
 }
 
 /// A call's key in the change log: the first 32 bits of its argument fingerprint.

@@ -8,21 +8,28 @@ use crate::json::members::MemberHashes;
 /// Tools remembered per run; the least recently checked is forgotten beyond this.
 pub const TOOLS_KEPT: usize = 8;
 
-/// Per tool (the FNV-1a hash of its name), the member hashes of its last checked call.
+/// Per tool (the FNV-1a hash of its name), the member hashes of its last checked call. Boxed: a
+/// run that never stalls pays one pointer for it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LastArguments {
-    tools: Vec<(u32, Vec<MemberHashes>)>,
+    // A thin pointer (8 bytes), not a `Vec` (24): 100,000 idle runs must fit in 128 MB.
+    #[allow(clippy::box_collection)]
+    tools: Option<Box<Vec<ToolArguments>>>,
 }
+
+/// One tool's entry: the hash of its name and its last call's member hashes.
+type ToolArguments = (u32, Vec<MemberHashes>);
 
 impl LastArguments {
     /// The keys (hashes) of `members` whose values differ from the tool's last call's, or that it
     /// did not have; then `members` becomes the tool's last call. Empty when the tool has no last
     /// call or nothing differs.
     pub fn differing(&mut self, tool: u32, members: Vec<MemberHashes>) -> Vec<u32> {
-        let previous = match self.tools.iter().position(|(t, _)| *t == tool) {
-            Some(i) => Some(self.tools.remove(i).1),
-            None => None,
-        };
+        let tools = self.tools.get_or_insert_with(Box::default);
+        let previous = tools
+            .iter()
+            .position(|(t, _)| *t == tool)
+            .map(|i| tools.remove(i).1);
         let differing = previous.map_or_else(Vec::new, |previous| {
             members
                 .iter()
@@ -30,21 +37,23 @@ impl LastArguments {
                 .map(|(key, _)| *key)
                 .collect()
         });
-        if self.tools.len() >= TOOLS_KEPT {
-            self.tools.remove(0);
+        if tools.len() >= TOOLS_KEPT {
+            tools.remove(0);
         }
-        self.tools.push((tool, members));
+        tools.push((tool, members));
         differing
     }
 
     /// Every tool's entry, least recently checked first (for snapshots).
-    pub fn entries(&self) -> &[(u32, Vec<MemberHashes>)] {
-        &self.tools
+    pub fn entries(&self) -> &[ToolArguments] {
+        self.tools.as_deref().map_or(&[], Vec::as_slice)
     }
 
     /// Restores one entry of a snapshot (entries arrive least recently checked first).
     pub fn restore(&mut self, tool: u32, members: Vec<MemberHashes>) {
-        self.tools.push((tool, members));
+        self.tools
+            .get_or_insert_with(Box::default)
+            .push((tool, members));
     }
 }
 
