@@ -72,6 +72,8 @@ export interface Verdict {
   refusal?: Refusal;
   /** Only under `policy: "shadow"`: what the verdict would have been under `"enforce"`. */
   wouldBe?: { action: Action; level: Level; detector: DetectorId | null };
+  /** `tool_cap` and `transient_failure`: how long (ms) until the call may be made again. */
+  retryAfterMs?: number;
 }
 
 /**

@@ -19,6 +19,8 @@ pub struct DetectorSwitches {
     pub cycle: bool,
     pub stall: bool,
     pub error_repeat: bool,
+    pub transient_failure: bool,
+    pub shared_cause: bool,
 }
 
 /// What the host does with verdicts.
@@ -60,6 +62,8 @@ pub struct Config {
     pub patient_poll_ms: f64,
     /// Patient polling escalates past a warning only after this much polling time.
     pub poll_budget_ms: f64,
+    /// A call failing transiently (an outage) this long in a row is refused as unavailable.
+    pub transient_budget_ms: f64,
     pub policy: Policy,
     pub volatile_keys: VolatileKeys,
     pub poll_tools: Vec<String>,
@@ -93,6 +97,8 @@ impl Default for Config {
                 cycle: true,
                 stall: true,
                 error_repeat: true,
+                transient_failure: true,
+                shared_cause: true,
             },
             post_compaction_guard: PostCompactionGuard {
                 enabled: true,
@@ -103,6 +109,7 @@ impl Default for Config {
             max_turns: None,
             patient_poll_ms: 30_000.0,
             poll_budget_ms: 7_200_000.0,
+            transient_budget_ms: 300_000.0,
             policy: Policy::Enforce,
             volatile_keys: VolatileKeys::default(),
             poll_tools: Vec::new(),
@@ -157,6 +164,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "maxTurns",
     "patientPollMs",
     "pollBudgetMs",
+    "transientBudgetMs",
     "policy",
     "tools",
     "volatileKeys",
@@ -246,6 +254,7 @@ impl Config {
         for (key, slot) in [
             ("patientPollMs", &mut config.patient_poll_ms),
             ("pollBudgetMs", &mut config.poll_budget_ms),
+            ("transientBudgetMs", &mut config.transient_budget_ms),
         ] {
             if let Some(ms) = opt_millis(map, key)? {
                 *slot = ms;
@@ -271,6 +280,8 @@ impl Config {
                     "cycle",
                     "stall",
                     "errorRepeat",
+                    "transientFailure",
+                    "sharedCause",
                 ],
                 "detectors.",
             )?;
@@ -282,6 +293,8 @@ impl Config {
                 ("cycle", &mut switches.cycle),
                 ("stall", &mut switches.stall),
                 ("errorRepeat", &mut switches.error_repeat),
+                ("transientFailure", &mut switches.transient_failure),
+                ("sharedCause", &mut switches.shared_cause),
             ] {
                 if let Some(v) = opt_bool(detectors, key, &format!("detectors.{key}"))? {
                     *slot = v;

@@ -1,7 +1,10 @@
 //! Verdicts: levels, actions, detector ids and the typed data handed back to the host.
 //! The texts themselves live in `messages.rs`.
 
+mod causes;
 pub(crate) mod messages;
+
+pub use causes::SharedCause;
 
 use crate::config::Policy;
 use crate::json::writer::JsonObject;
@@ -104,11 +107,16 @@ pub enum DetectorId {
     ToolCap,
     /// `preset: "openclaw"` only: one tool cycling a few argument patterns without progress.
     ArgumentChurn,
+    /// A call failing transiently (429, 503, a reset): retried sooner than it was asked to wait,
+    /// or for longer than `transientBudgetMs`.
+    TransientFailure,
+    /// Several tools failing for one cause (credentials, permissions, a full disk, …).
+    SharedCause,
 }
 
 impl DetectorId {
     /// Every detector, in the order the counters report them.
-    pub const ALL: [DetectorId; 12] = [
+    pub const ALL: [DetectorId; 14] = [
         DetectorId::GlobalCircuitBreaker,
         DetectorId::UnknownToolRepeat,
         DetectorId::KnownPollNoProgress,
@@ -121,6 +129,8 @@ impl DetectorId {
         DetectorId::MaxTurns,
         DetectorId::ToolCap,
         DetectorId::ArgumentChurn,
+        DetectorId::TransientFailure,
+        DetectorId::SharedCause,
     ];
 
     /// The detector's id on the wire.
@@ -138,6 +148,8 @@ impl DetectorId {
             DetectorId::MaxTurns => "max_turns",
             DetectorId::ToolCap => "tool_cap",
             DetectorId::ArgumentChurn => "argument_churn",
+            DetectorId::TransientFailure => "transient_failure",
+            DetectorId::SharedCause => "shared_cause",
         }
     }
 }
@@ -161,9 +173,14 @@ pub struct Finding {
     pub varied: Vec<String>,
     /// The other tool of a ping-pong pair.
     pub partner_tool: Option<String>,
-    /// `tool_cap`: how long until the tool may be called again, and the cap's window.
+    /// `tool_cap`, `transient_failure`: how long until the call may be made again; `tool_cap`:
+    /// the cap's window.
     pub retry_after_ms: Option<f64>,
     pub window_ms: Option<f64>,
+    /// `transient_failure`: how long the call has been failing (ms).
+    pub failing_ms: Option<f64>,
+    /// `shared_cause`: the cause the tools failed with.
+    pub cause: Option<SharedCause>,
 }
 
 impl Finding {
@@ -180,6 +197,8 @@ impl Finding {
             partner_tool: None,
             retry_after_ms: None,
             window_ms: None,
+            failing_ms: None,
+            cause: None,
         }
     }
 
@@ -212,6 +231,10 @@ pub enum Basis {
     RefusedInARow,
     /// The tool's name carries a model's chat-template formatting (`unknown_tool_repeat`).
     ModelFormatting,
+    /// A retry of a call failing transiently came sooner than it was asked to wait.
+    TooSoon,
+    /// A call has failed transiently for longer than `transientBudgetMs`: the service is down.
+    Unavailable,
 }
 
 /// What the model is told and the numbers behind it, returned as the tool result when a call is
@@ -261,8 +284,8 @@ pub struct WouldBe {
 }
 
 /// The verdict handed to the host as JSON (`to_json`): fields in camelCase, in this order;
-/// `detector`, `threshold`, `runId` and `message` are `null` when absent, `hint`, `refusal` and
-/// `wouldBe` are left out.
+/// `detector`, `threshold`, `runId` and `message` are `null` when absent, `hint`, `refusal`,
+/// `wouldBe` and `retryAfterMs` are left out.
 // A plain field list, alike in shape to other structs' (e.g. `Config`) and sharing nothing with them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
@@ -288,6 +311,8 @@ pub struct Verdict {
     pub refusal: Option<Refusal>,
     /// Under `policy: "shadow"`: what the verdict would have been under `enforce`.
     pub would_be: Option<WouldBe>,
+    /// `tool_cap`, `transient_failure`: how long until the call may be made again (ms).
+    pub retry_after_ms: Option<f64>,
 }
 
 impl Refusal {
@@ -350,6 +375,9 @@ impl Verdict {
         if let Some(would_be) = &self.would_be {
             o.object("wouldBe", would_be.to_json());
         }
+        if let Some(ms) = self.retry_after_ms {
+            o.number("retryAfterMs", ms);
+        }
         o.finish()
     }
 
@@ -367,6 +395,7 @@ impl Verdict {
             hint: None,
             refusal: None,
             would_be: None,
+            retry_after_ms: None,
         }
     }
 
@@ -411,6 +440,7 @@ impl Verdict {
             hint,
             refusal,
             would_be: None,
+            retry_after_ms: finding.retry_after_ms,
         }
     }
 
@@ -435,6 +465,7 @@ impl Verdict {
             hint: Some(message),
             refusal: None,
             would_be: None,
+            retry_after_ms: None,
         }
     }
 
@@ -450,6 +481,7 @@ impl Verdict {
         Verdict {
             hint: Some(message.clone()),
             message: Some(message),
+            retry_after_ms: finding.retry_after_ms,
             ..Verdict::forecast(finding, tool, run_id, None)
         }
     }
@@ -540,7 +572,7 @@ mod tests {
                  \"message\":\"{message}\",\"refusal\":{{\"error\":\"tool_loop_detected\",\
                  \"mode\":\"tool_cap\",\"message\":\"{message}\",\"observed\":{{\
                  \"tool\":\"se\\\"arch\",\"count\":3,\"threshold\":3,\"level\":\"critical\",\
-                 \"retryAfterMs\":1500.5,\"windowMs\":60000}}}}}}"
+                 \"retryAfterMs\":1500.5,\"windowMs\":60000}}}},\"retryAfterMs\":1500.5}}"
             )
         );
 
