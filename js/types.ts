@@ -66,6 +66,11 @@ export interface Verdict {
   runId: string | null;
   /** Written for the model to read. */
   message: string | null;
+  /**
+   * Only on `stop`: why the run ended, written for the person who asked the agent (show it to them
+   * as the run's final answer; `message` and `refusal` stay written for the model).
+   */
+  userMessage?: string;
   /** Only on `warn`: text to inject into the model's next context. */
   hint?: string;
   /** Only on `block` and `stop`: hand it to the model as the tool result. */
