@@ -55,7 +55,8 @@ npm_ci() { # directory, what, extra npm ci arguments...
     echo "$lock_hash" > "$dir/node_modules/.setup-lock-hash"
   fi
 }
-# The workspace's dev tools and runtimes: binaryen, typescript, esbuild, deno, bun, workerd, playwright-core.
+# The workspace's dev tools and runtimes: binaryen, typescript, esbuild, deno, bun, workerd,
+# playwright-core, and publint and @arethetypeswrong/cli for the packaging checks.
 npm_ci . "npm dev dependencies"
 # Node 22 lives in its own package: its `node` bin must not shadow Node 20 in npm scripts.
 npm_ci tests/js/node22 "Node 22 for the runtime tests"
