@@ -55,8 +55,8 @@ export interface Refusal {
   };
 }
 
-export interface Verdict {
-  action: Action;
+/** The fields every verdict carries. */
+interface VerdictFields {
   level: Level;
   detector: DetectorId | null;
   count: number;
@@ -66,11 +66,6 @@ export interface Verdict {
   runId: string | null;
   /** Written for the model to read. */
   message: string | null;
-  /**
-   * Only on `stop`: why the run ended, written for the person who asked the agent (show it to them
-   * as the run's final answer; `message` and `refusal` stay written for the model).
-   */
-  userMessage?: string;
   /** Only on `warn`: text to inject into the model's next context. */
   hint?: string;
   /** Only on `block` and `stop`: hand it to the model as the tool result. */
@@ -78,6 +73,27 @@ export interface Verdict {
   /** Only under `policy: "shadow"`: what the verdict would have been under `"enforce"`. */
   wouldBe?: { action: Action; level: Level; detector: DetectorId | null };
 }
+
+/** A verdict that lets the run go on: `allow`, `warn`, or `block` (this call refused). */
+export interface ContinueVerdict extends VerdictFields {
+  action: "allow" | "warn" | "block";
+  userMessage?: undefined;
+}
+
+/** A verdict that ends the run: the call is refused and the run ends with a partial answer. */
+export interface StopVerdict extends VerdictFields {
+  action: "stop";
+  /** The refusal, for the model, as the refused call's result. */
+  refusal: Refusal;
+  /**
+   * Why the run ended, written for the person who asked the agent: show it to them as the run's
+   * final answer (`message` and `refusal` stay written for the model).
+   */
+  userMessage: string;
+}
+
+/** What `check()` and `record()` answer; `action === "stop"` narrows it to a `StopVerdict`. */
+export type Verdict = ContinueVerdict | StopVerdict;
 
 /**
  * What `fingerprint()` returns: the first 64 bits (16 lowercase hex digits) of the SHA-256 digests

@@ -6,7 +6,9 @@
  * new turn, `endRun` forgets everything. Adapters translate the outcome into their framework's own
  * veto, stop and message types; the texts they pass on are the core's verdict texts, never their own.
  */
-import type { Refusal, ToolCall, ToolOutcome, Verdict } from "../types.js";
+import type { StopVerdict, ToolCall, ToolOutcome, Verdict } from "../types.js";
+
+export type { StopVerdict };
 
 /** What an adapter needs of a guard: any entry's `LoopGuard` (or a wrapper with the same methods). */
 export interface CallGuard {
@@ -15,9 +17,6 @@ export interface CallGuard {
   progress(runId?: string, reason?: string): void;
   endRun(runId?: string): void;
 }
-
-/** A `stop` verdict: the run is over; `userMessage` says why to the user, `refusal` to the model. */
-export type StopVerdict = Verdict & { action: "stop"; userMessage: string; refusal: Refusal };
 
 /** The `progress()` reason an adapter gives when a new user message begins a turn of a run. */
 export const USER_TURN = "user_turn";
@@ -101,7 +100,7 @@ export class RunNotes {
   /** Notes a `stop` verdict (the first of the turn is kept); other verdicts are ignored. */
   noteStop(runId: string | undefined, verdict: Verdict): void {
     const key = runId ?? "";
-    if (verdict.action === "stop" && !this.#stops.has(key)) this.#stops.set(key, verdict as StopVerdict);
+    if (verdict.action === "stop" && !this.#stops.has(key)) this.#stops.set(key, verdict);
   }
 
   /** The `stop` verdict that ended the run's current turn, if one did. */

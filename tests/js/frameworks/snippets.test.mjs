@@ -1,4 +1,5 @@
-// Every code snippet of README.md and docs/adapters.md (each ```ts block, and the module script of
+// Every code snippet of README.md, docs/adapters.md and the npm package's README
+// (pkg-template/README.md) (each ```ts block, and the module script of
 // each ```html block, after a `<!-- snippet: name -->` marker) is put between the context that
 // binds the names it leaves free (snippets/contexts.mjs, with the scripted models and tools of
 // snippets/fixtures.ts) and compiled with `tsc --strict` against the pinned frameworks' own
@@ -15,7 +16,7 @@ import { CONTEXTS } from "./snippets/contexts.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, "..", "..", "..");
-const DOCS = ["README.md", "docs/adapters.md"];
+const DOCS = ["README.md", "docs/adapters.md", "pkg-template/README.md"];
 const work = path.join(here, ".snippets");
 const TSC = {
   "5.9.3": path.join(root, "node_modules", "typescript", "bin", "tsc"),
@@ -73,7 +74,7 @@ before(() => {
 
 after(() => fs.rmSync(work, { recursive: true, force: true }));
 
-test("every code snippet of the README and docs/adapters.md is marked and has its context", () => {
+test("every code snippet of the READMEs and docs/adapters.md is marked and has its context", () => {
   const unmarked = snippets.filter((block) => block.marker === undefined).map((block) => `${block.doc}:${block.line}`);
   assert.deepEqual(unmarked, [], "a ```ts/```js/```html block without a <!-- snippet: name --> marker");
   const markers = snippets.map((block) => block.marker);

@@ -144,4 +144,35 @@ const guard = new LoopGuard();
 guard.free();
 `,
   },
+  "package-dispatch": {
+    prelude: `${ASSERT}const tools: Record<string, (args: unknown) => Promise<unknown>> = { update_task: async () => "task 7: status done" };
+const told: string[] = [];
+const hints: string[] = [];
+function endTurn(_runId: string, userMessage: string): string {
+  told.push(userMessage);
+  return userMessage;
+}
+function injectIntoNextTurn(hint: string): void {
+  hints.push(hint);
+}
+`,
+    postlude: `for (let i = 0; i < 40 && told.length === 0; i += 1) await callTool("conv-1", "update_task", { id: 7, status: "done" });
+assert.ok(hints.length > 0, "the model was warned");
+assert.ok((told[0] ?? "").length > 0, "the user was told why the turn ended");
+`,
+  },
+  // A bare specifier in a page needs a bundler or an import map: type-checked only.
+  "package-browser": { prelude: "", postlude: "", run: false },
+  "package-adapters": {
+    prelude: `${ASSERT}import { LoopGuard } from "tool-loop-guard";
+import { aiSdkModel, aiSdkTools } from "./fixtures.js";
+const guard = new LoopGuard();
+const threadId = "thread-42";
+const tools = aiSdkTools();
+const model = aiSdkModel();
+const prompt = "Is job 42 done?";
+`,
+    postlude: `assert.equal(answer, guarded.stopped()?.userMessage);
+`,
+  },
 };
