@@ -118,10 +118,11 @@ export interface Stats {
 }
 
 /**
- * Accepts every field of OpenClaw's `tools.loopDetection` block with the same names (defaults
- * recalibrated on real trajectories: 3 / 5 / 10; the guard is on unless `enabled: false`), plus
- * this guard's own options. Unknown keys and
- * out-of-order thresholds are refused with `LoopGuardError` code `invalid_config`.
+ * Accepts the fields OpenClaw's `tools.loopDetection` block had until OpenClaw retired its tuning
+ * fields (OpenClaw 2026.9.6 keeps only `enabled`), with the same names (defaults recalibrated on
+ * real trajectories: 3 / 5 / 10; the guard is on unless `enabled: false`), plus this guard's own
+ * options. Unknown keys and out-of-order thresholds are refused with `LoopGuardError` code
+ * `invalid_config`.
  */
 export interface LoopGuardConfig {
   enabled?: boolean;
