@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { binary, freePorts, root } from "../runtimes/support.mjs";
+import { binary, freePorts, root, startProcess } from "../runtimes/support.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const openclawEntry = path.join(here, "node_modules", "openclaw", "openclaw.mjs");
@@ -88,40 +88,24 @@ export async function startGateway({ modelUrl, pluginConfig }) {
   openclaw.writeConfig(gatewayConfig({ modelUrl, port, token, pluginConfig, logFile: path.join(openclaw.home, "openclaw.log") }));
   const installed = openclaw.cli(["plugins", "install", "--link", pluginDir, "--accept-capabilities", "--force"]);
   if (installed.status !== 0) throw new Error(`plugins install failed (${installed.status}):\n${installed.stdout}${installed.stderr}`);
-  const child = spawn(binary("node24"), [openclawEntry, "gateway", "run"], { cwd: openclaw.home, env: openclaw.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
-  let exitStatus;
-  exited.then((status) => (exitStatus = status));
+  const gateway = startProcess(binary("node24"), [openclawEntry, "gateway", "run"], { cwd: openclaw.home, env: openclaw.env, group: true });
   const stop = async () => {
-    const group = (signal) => {
-      try {
-        process.kill(-child.pid, signal);
-      } catch {
-        // the group is gone
-      }
-    };
-    group("SIGTERM");
-    const timer = setTimeout(() => group("SIGKILL"), 5_000);
-    if (exitStatus === undefined) await exited;
-    clearTimeout(timer);
-    group("SIGKILL");
+    await gateway.stop();
     openclaw.remove();
   };
   const deadline = Date.now() + 120_000;
-  while (!/\[gateway\] ready/.test(output)) {
-    if (exitStatus !== undefined || Date.now() > deadline) {
+  while (!/\[gateway\] ready/.test(gateway.output())) {
+    if (gateway.exitStatus() !== undefined || Date.now() > deadline) {
+      const output = gateway.output();
       await stop();
-      throw new Error(`the gateway did not start (${exitStatus ?? "timed out"}):\n${output}`);
+      throw new Error(`the gateway did not start (${gateway.exitStatus() ?? "timed out"}):\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
     ...openclaw,
     installed,
-    output: () => output,
+    output: gateway.output,
     stop,
     /**
      * `openclaw agent --json ...args` through the gateway: its parsed output. Asynchronous, so that
@@ -129,14 +113,15 @@ export async function startGateway({ modelUrl, pluginConfig }) {
      */
     async send(args) {
       const agent = spawn(binary("node24"), [openclawEntry, "agent", "--json", ...args], { cwd: openclaw.home, env: openclaw.env, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      agent.stdout.on("data", (d) => (stdout += d));
-      agent.stderr.on("data", (d) => (stderr += d));
+      const streams = { stdout: "", stderr: "" };
+      agent.stdout.on("data", (d) => (streams.stdout += d));
+      agent.stderr.on("data", (d) => (streams.stderr += d));
       const timer = setTimeout(() => agent.kill("SIGKILL"), 120_000);
-      const status = await new Promise((resolve) => agent.once("exit", (code, signal) => resolve(signal ?? code)));
+      // "close": the exit and the end of both streams.
+      const status = await new Promise((resolve) => agent.once("close", (code, signal) => resolve(signal ?? code)));
       clearTimeout(timer);
-      if (status !== 0) throw new Error(`openclaw agent failed (${status}):\n${stdout}${stderr}\n--- gateway:\n${output}`);
+      const { stdout, stderr } = streams;
+      if (status !== 0) throw new Error(`openclaw agent failed (${status}):\n${stdout}${stderr}\n--- gateway:\n${gateway.output()}`);
       return JSON.parse(stdout);
     },
   };

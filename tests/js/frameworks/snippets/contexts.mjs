@@ -6,6 +6,18 @@
 // and is run instead. `run: false`: type-checked only.
 const ASSERT = `import assert from "node:assert/strict";\n`;
 
+/** The AI SDK snippets' free names: a scripted model stuck on `status`, a thread, a prompt (and `imports` from fixtures.ts). */
+const aiSdkPrelude = (imports, extra = "") => `${ASSERT}${extra}import { ${["aiSdkModel", ...imports].join(", ")} } from "./fixtures.js";
+const threadId = "thread-42";
+const model = aiSdkModel();
+const prompt = "Is job 42 done?";
+`;
+
+/** What every AI SDK snippet ends with: the guard stopped the loop and the user reads its userMessage. */
+const AI_SDK_STOPPED = `assert.equal(guarded.stopped()?.action, "stop");
+assert.equal(answer, guarded.stopped()?.userMessage);
+`;
+
 export const CONTEXTS = {
   "readme-gateway": {
     prelude: `${ASSERT}import type { Verdict } from "tool-loop-guard";
@@ -57,27 +69,8 @@ assert.equal(refusal?.error, "tool_loop_detected");
   },
   // The browser entry needs a browser (init() fetches the .wasm): type-checked here, run in Chromium by tests/js/runtimes.
   "readme-browser": { prelude: "", postlude: "", run: false },
-  "readme-adapters": {
-    prelude: `${ASSERT}import { aiSdkModel, aiSdkTools } from "./fixtures.js";
-const threadId = "thread-42";
-const tools = aiSdkTools();
-const model = aiSdkModel();
-const prompt = "Is job 42 done?";
-`,
-    postlude: `assert.equal(guarded.stopped()?.action, "stop");
-assert.equal(answer, guarded.stopped()?.userMessage);
-`,
-  },
-  "adapters-ai-sdk": {
-    prelude: `${ASSERT}import { aiSdkModel, jobStatus } from "./fixtures.js";
-const threadId = "thread-42";
-const model = aiSdkModel();
-const prompt = "Is job 42 done?";
-`,
-    postlude: `assert.equal(guarded.stopped()?.action, "stop");
-assert.equal(answer, guarded.stopped()?.userMessage);
-`,
-  },
+  "readme-adapters": { prelude: `${aiSdkPrelude(["aiSdkTools"])}const tools = aiSdkTools();\n`, postlude: AI_SDK_STOPPED },
+  "adapters-ai-sdk": { prelude: aiSdkPrelude(["jobStatus"]), postlude: AI_SDK_STOPPED },
   "adapters-openai-agents": {
     prelude: `${ASSERT}import { agentsModel, agentsStatus } from "./fixtures.js";
 const model = agentsModel();
@@ -164,15 +157,7 @@ assert.ok((told[0] ?? "").length > 0, "the user was told why the turn ended");
   // A bare specifier in a page needs a bundler or an import map: type-checked only.
   "package-browser": { prelude: "", postlude: "", run: false },
   "package-adapters": {
-    prelude: `${ASSERT}import { LoopGuard } from "tool-loop-guard";
-import { aiSdkModel, aiSdkTools } from "./fixtures.js";
-const guard = new LoopGuard();
-const threadId = "thread-42";
-const tools = aiSdkTools();
-const model = aiSdkModel();
-const prompt = "Is job 42 done?";
-`,
-    postlude: `assert.equal(answer, guarded.stopped()?.userMessage);
-`,
+    prelude: `${aiSdkPrelude(["aiSdkTools"], `import { LoopGuard } from "tool-loop-guard";\n`)}const tools = aiSdkTools();\nconst guard = new LoopGuard();\n`,
+    postlude: AI_SDK_STOPPED,
   },
 };
