@@ -9,7 +9,9 @@
  * same tool already returned earlier in the run, with any arguments, to a call that ran: refusing
  * it withheld nothing the agent had not seen. Results are compared by the core's own fingerprints
  * (`guard.fingerprint`), so volatile keys and ignored fields count as the guard counts them. A
- * stop, or a veto of a call whose real result would have been new, withheld information.
+ * stop, or a veto of a call whose real result would have been new, withheld information. The same
+ * test tells, of every call not run (refused, or after a stop), whether it would only have
+ * repeated a result (`repeat`; the summary's `saved`) or returned something new.
  *
  * Time: a call replays at its `at`; a call without one at the time of the call before it (0 when
  * the run has no timestamps), so replays are deterministic.
@@ -52,10 +54,14 @@ export interface TimelineRow {
   /** The detector and count of the more severe of the two verdicts (check on a tie); null when neither names one. */
   detector: string | null;
   count: number;
+  /** Which verdict `detector` and `count` are from: `check` (before the call) or `record` (after its result). */
+  from: "check" | "record";
   /** The trajectory recorded an error for this call. */
   failed: boolean;
   /** For a refused call: whether the refusal withheld information or cost nothing. */
   cost?: RefusalCost;
+  /** For a refused call: its real result is one the same tool already returned in the run. */
+  repeat?: boolean;
 }
 
 /** A compaction or progress event between calls. */
@@ -72,6 +78,8 @@ export interface Refusal {
   detector: string | null;
   count: number;
   cost: RefusalCost;
+  /** Its real result is one the same tool already returned in the run (for a stop too, whose cost is always withheld). */
+  repeat: boolean;
 }
 
 export interface RunSummary {
@@ -80,6 +88,8 @@ export interface RunSummary {
   /** Calls the guard let run. */
   ran: number;
   /** Calls not run: refused, or after the run was stopped. */
+  notRun: number;
+  /** Of the calls not run, those whose real result the same tool had already returned: pure repeats. */
   saved: number;
   firstWarning: number | null;
   firstRefusal: number | null;
@@ -133,6 +143,7 @@ export class RunReplay {
   readonly #summary: RunSummary = {
     calls: 0,
     ran: 0,
+    notRun: 0,
     saved: 0,
     firstWarning: null,
     firstRefusal: null,
@@ -164,20 +175,26 @@ export class RunReplay {
     if ("event" in step) return this.#event(step.event, step.event === "progress" ? step.reason : undefined);
     const summary = this.#summary;
     summary.calls++;
-    if (this.stopped) return undefined;
+    const outcome = outcomeOf(step);
+    if (this.stopped) {
+      if (this.#repeats(step, outcome)) summary.saved++;
+      return undefined;
+    }
     const index = summary.calls;
     if (step.at !== undefined) this.#clock = step.at;
     const call: ToolCall = { runId: this.#guardRunId, tool: step.tool, at: this.#clock };
     if (step.args !== undefined) call.args = step.args;
     if (step.callId !== undefined) call.callId = step.callId;
-    const outcome = outcomeOf(step);
     const checked = this.#guard.check(call);
     this.#note(checked, index);
     let recorded: Verdict | undefined;
     let cost: RefusalCost | undefined;
+    let repeat: boolean | undefined;
     if (checked.action === "block" || checked.action === "stop") {
-      cost = checked.action === "stop" ? "withheld" : this.#vetoCost(step, outcome);
-      summary.refusals.push({ index, tool: step.tool, action: checked.action, detector: checked.detector, count: checked.count, cost });
+      repeat = this.#repeats(step, outcome);
+      cost = checked.action === "stop" || !repeat ? "withheld" : "costless";
+      if (repeat) summary.saved++;
+      summary.refusals.push({ index, tool: step.tool, action: checked.action, detector: checked.detector, count: checked.count, cost, repeat });
       summary[cost]++;
       summary.firstRefusal ??= index;
       summary.firstRefusalMessage ??= checked.refusal?.message ?? checked.message;
@@ -202,8 +219,9 @@ export class RunReplay {
       record: recorded === undefined ? null : brief(recorded),
       detector: worst.detector,
       count: worst.count,
+      from: worst === checked ? "check" : "record",
       failed: step.error !== undefined,
-      ...(cost === undefined ? {} : { cost }),
+      ...(cost === undefined ? {} : { cost, repeat }),
     };
     this.#timeline?.push(row);
     return row;
@@ -214,7 +232,7 @@ export class RunReplay {
     if (!this.#finished) {
       this.#finished = true;
       this.#guard.endRun(this.#guardRunId);
-      this.#summary.saved = this.#summary.calls - this.#summary.ran;
+      this.#summary.notRun = this.#summary.calls - this.#summary.ran;
     }
     const report: RunReport = { runId: this.#header.runId, format: this.#header.format, meta, summary: this.#summary };
     if (this.#timeline !== undefined) report.timeline = this.#timeline;
@@ -246,10 +264,10 @@ export class RunReplay {
     return this.#guard.fingerprint({ tool: step.tool, args: step.args, ...outcome }).outcome;
   }
 
-  /** Costless when the real result is one the same tool already returned in the run (any arguments). */
-  #vetoCost(step: CallStep, outcome: { result?: unknown; error?: unknown }): RefusalCost {
+  /** The call's real result is one the same tool already returned in the run (any arguments): not running it lost nothing. */
+  #repeats(step: CallStep, outcome: { result?: unknown; error?: unknown }): boolean {
     const real = this.#outcomeFingerprint(step, outcome);
-    return real !== null && this.#returned.get(step.tool)?.has(real) === true ? "costless" : "withheld";
+    return real !== null && this.#returned.get(step.tool)?.has(real) === true;
   }
 }
 
@@ -265,6 +283,7 @@ export interface ReplayTotals {
   runs: number;
   calls: number;
   ran: number;
+  notRun: number;
   saved: number;
   runsWarned: number;
   runsRefused: number;
@@ -275,7 +294,7 @@ export interface ReplayTotals {
 }
 
 export function emptyTotals(): ReplayTotals {
-  return { runs: 0, calls: 0, ran: 0, saved: 0, runsWarned: 0, runsRefused: 0, runsStopped: 0, refusals: 0, withheld: 0, costless: 0 };
+  return { runs: 0, calls: 0, ran: 0, notRun: 0, saved: 0, runsWarned: 0, runsRefused: 0, runsStopped: 0, refusals: 0, withheld: 0, costless: 0 };
 }
 
 /** Adds one run's summary to `totals` (and returns it). */
@@ -283,6 +302,7 @@ export function addToTotals(totals: ReplayTotals, summary: RunSummary): ReplayTo
   totals.runs++;
   totals.calls += summary.calls;
   totals.ran += summary.ran;
+  totals.notRun += summary.notRun;
   totals.saved += summary.saved;
   if (summary.firstWarning !== null) totals.runsWarned++;
   if (summary.refusals.length > 0) totals.runsRefused++;

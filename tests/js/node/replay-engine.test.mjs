@@ -17,7 +17,7 @@ test("a veto of a call whose real result repeats what it last got is costless, e
   assert.equal(summary.calls, 4);
   assert.equal(summary.ran, 3);
   assert.equal(summary.firstRefusal, 4);
-  assert.deepEqual(summary.refusals, [{ index: 4, tool: "check_job", action: "block", detector: summary.refusals[0].detector, count: summary.refusals[0].count, cost: "costless" }]);
+  assert.deepEqual(summary.refusals, [{ index: 4, tool: "check_job", action: "block", detector: summary.refusals[0].detector, count: summary.refusals[0].count, cost: "costless", repeat: true }]);
   assert.equal(summary.costless, 1);
   assert.equal(summary.withheld, 0);
   assert.equal(report.timeline[3].record, null);
@@ -44,7 +44,7 @@ test("a veto is costless when the same tool already returned that result, to any
   assert.deepEqual(elsewhere.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "withheld"]]);
 });
 
-test("a stop ends the run, withholds information, and the calls after it count as saved", () => {
+test("a stop ends the run and withholds information; the calls after it are not run, and saved when they repeat", () => {
   const guard = new LoopGuard({ preset: "strict" });
   const steps = Array.from({ length: 9 }, () => poll("running"));
   const report = replayTrajectory(guard, run(steps));
@@ -54,9 +54,22 @@ test("a stop ends the run, withholds information, and the calls after it count a
   const stop = summary.refusals.at(-1);
   assert.equal(stop.action, "stop");
   assert.equal(stop.cost, "withheld");
-  assert.equal(summary.saved, 9 - summary.ran);
+  assert.equal(stop.repeat, true, "its own call would have repeated a result: the label says so");
+  assert.equal(summary.notRun, 9 - summary.ran);
+  assert.equal(summary.saved, summary.notRun, "every call not run would have repeated a result");
   assert.equal(report.timeline.length, summary.stoppedAt, "no rows after the stop");
   assert.ok(summary.refusals.slice(0, -1).every((r) => r.action === "block" && r.cost === "costless"));
+});
+
+test("calls not run whose real results would have been new are not counted as saved", () => {
+  // A poll refused, then stopped, while its real status kept changing after the stop.
+  const statuses = ["running", "running", "running", "running", "running", "running", "1 of 3 done", "2 of 3 done", "running"];
+  const report = replayTrajectory(new LoopGuard({ preset: "strict" }), run(statuses.map((text) => poll(text))));
+  const { summary } = report;
+  assert.notEqual(summary.stoppedAt, null);
+  assert.equal(summary.notRun, summary.calls - summary.ran);
+  // Not saved: the two new statuses; saved: every other call not run (repeats of "running").
+  assert.equal(summary.saved, summary.notRun - 2);
 });
 
 test("events reach the guard: a compaction arms the post-compaction guard", () => {
@@ -98,7 +111,7 @@ test("the engine only reads verdicts: it records what was allowed, never what wa
     ["record", 3, "c"],
     ["endRun", "r"],
   ]);
-  assert.deepEqual(report.summary.refusals, [{ index: 2, tool: "t", action: "block", detector: "scripted", count: 1, cost: "withheld" }]);
+  assert.deepEqual(report.summary.refusals, [{ index: 2, tool: "t", action: "block", detector: "scripted", count: 1, cost: "withheld", repeat: false }]);
 });
 
 test("RunReplay steps one at a time and totals add up", () => {
@@ -110,7 +123,7 @@ test("RunReplay steps one at a time and totals add up", () => {
   assert.deepEqual(report.meta, { solved: true });
   const other = replayTrajectory(guard, run([poll("a"), poll("b")], "two"));
   const totals = [report, other].reduce((t, r) => addToTotals(t, r.summary), emptyTotals());
-  assert.deepEqual(totals, { runs: 2, calls: 6, ran: 5, saved: 1, runsWarned: 2, runsRefused: 1, runsStopped: 0, refusals: 1, withheld: 0, costless: 1 });
+  assert.deepEqual(totals, { runs: 2, calls: 6, ran: 5, notRun: 1, saved: 1, runsWarned: 2, runsRefused: 1, runsStopped: 0, refusals: 1, withheld: 0, costless: 1 });
   assert.equal(guard.stats().liveRuns, 0, "finished runs are ended in the guard");
 });
 
