@@ -23,7 +23,8 @@ export interface ToolCall {
   args?: unknown;
   /**
    * Matches a `record()` to its `check()` (also when the same call is in flight more than once);
-   * an outcome whose `callId` was checked takes that call's fingerprint, and its `args` are not read.
+   * an outcome whose `callId` was checked takes that call's fingerprint, and its `args` are not read
+   * (except under `preset: "openclaw"`, which identifies the call by its `args`: send them).
    */
   callId?: string;
   /** Milliseconds; defaults to `Date.now()`. Give it to replay traces deterministically. */

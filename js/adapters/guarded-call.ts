@@ -58,9 +58,9 @@ export async function guardedCall<R>(guard: CallGuard, call: ToolCall, execute: 
   } catch (error) {
     outcome = { kind: "ran", threw: true, error };
   }
-  // With a callId the core takes the checked call's fingerprint: the args need not be sent again.
-  const recorded = call.callId === undefined ? call : { runId: call.runId, tool: call.tool, callId: call.callId };
-  const after = guard.record(outcome.threw ? { ...recorded, error: outcome.error } : { ...recorded, result: outcome.result });
+  // The args go with the record although the default engine finds the call by its callId: the
+  // `openclaw` preset identifies a record's call (and reads its outcome) by its args.
+  const after = guard.record(outcome.threw ? { ...call, error: outcome.error } : { ...call, result: outcome.result });
   const hint = after.hint ?? before.hint;
   if (hint !== undefined) outcome.hint = hint;
   return outcome;

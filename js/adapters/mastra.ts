@@ -109,8 +109,8 @@ export function guardMastra(guard: CallGuard, options: MastraGuardOptions = {}):
     },
     afterToolCall: (context) => {
       const runId = runOf(context);
-      const callId = executionOf(context).toolCallId;
-      const base = callId === undefined ? { runId, tool: context.toolName, args: context.input } : { runId, tool: context.toolName, callId };
+      // With its args, as every preset finds the call (see guardedCall).
+      const base = { runId, tool: context.toolName, args: context.input, callId: executionOf(context).toolCallId };
       const verdict = guard.record(context.error !== undefined ? { ...base, error: context.error } : { ...base, result: context.output });
       warned(verdict.hint);
     },

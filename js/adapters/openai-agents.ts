@@ -149,7 +149,8 @@ export function guardOpenAIAgents(guard: CallGuard, options: OpenAIAgentsGuardOp
     name: NAME,
     run: async ({ context, toolCall, output }) => {
       const runId = runOf(context);
-      const verdict = guard.record({ runId, tool: toolCall.name, callId: toolCall.callId, result: output });
+      // With its args, as every preset finds the call (see guardedCall).
+      const verdict = guard.record({ runId, tool: toolCall.name, args: argumentsOf(toolCall), callId: toolCall.callId, result: output });
       if (verdict.hint !== undefined) notes.addHint(runId, verdict.hint);
       return ALLOW;
     },

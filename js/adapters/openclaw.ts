@@ -150,8 +150,8 @@ export function toolLoopGuardPlugin(source: GuardSource): OpenClawPluginEntry {
       api.on("after_tool_call", (event: ToolCallEvent, ctx: HookContext) => {
         const runId = runOf(event, ctx);
         const notes = notesFor(ctx.agentId);
-        const callId = event.toolCallId ?? ctx.toolCallId;
-        const base = callId === undefined ? { runId, tool: event.toolName, args: event.params } : { runId, tool: event.toolName, callId };
+        // With its args, as every preset finds the call (see guardedCall).
+        const base = { runId, tool: event.toolName, args: event.params, callId: event.toolCallId ?? ctx.toolCallId };
         const outcome = event.error !== undefined ? { ...base, error: event.error } : { ...base, result: event.result };
         const verdict = notes.guard.record(outcome);
         if (verdict.hint !== undefined) notes.addHint(runId, verdict.hint);

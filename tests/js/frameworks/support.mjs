@@ -39,7 +39,7 @@ export function expectedRun({ tool, args, resultOf, limit = 100, config = CONFIG
         continue;
       }
       plan.executed += 1;
-      const after = guard.record({ tool, callId: `c${n}`, result: resultOf(plan.executed) });
+      const after = guard.record({ tool, args, callId: `c${n}`, result: resultOf(plan.executed) });
       if ((before.hint ?? after.hint) !== undefined) plan.firstWarn ??= n;
       plan.verdicts.push(after.hint !== undefined ? after : before);
     }
@@ -144,6 +144,17 @@ export function adapterContract({ run, endRun, turns, modelCalls, toolOutputs, r
       assert.equal(runs[i].stopped.runId, runId);
       endsStopped(runs[i], runs[i].stopped, plan);
     }
+    guard.free();
+  });
+
+  test('under preset "openclaw" (which finds a call by its args) too, refused at the bare guard\'s call', async () => {
+    const config = { preset: "openclaw" };
+    const plan = expectedRun({ tool: "status", args: ARGS, resultOf: () => STUCK_RESULT, config });
+    assert.ok(plan.firstBlock !== null && plan.firstBlock < turns);
+    const guard = new LoopGuard(config);
+    const ran = await run(guard, { runId: "openclaw-preset", resultOf: () => STUCK_RESULT, turns });
+    assert.deepEqual(refusalIn(toolOutputs(ran)[plan.firstBlock - 1]), plan.verdicts[plan.firstBlock - 1].refusal);
+    assert.equal(guard.stats().byDetector.ping_pong, 0, "no call mistaken for another");
     guard.free();
   });
 
