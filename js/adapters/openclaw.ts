@@ -6,7 +6,8 @@
  * result), `after_tool_call` records every result or error, `before_prompt_build` adds pending
  * hints to the next prompt (OpenClaw runs it for a non-bundled plugin only with
  * `plugins.entries.tool-loop-guard.hooks.allowConversationAccess: true`), and `session_end`
- * forgets the session's run. A plugin cannot end an agent run: after a `stop` every further call
+ * forgets the session's run. OpenClaw also runs `after_tool_call` for a call the plugin refused,
+ * with the refusal as its outcome: that one is not recorded. A plugin cannot end an agent run: after a `stop` every further call
  * is refused, and the run ends when the model stops calling tools or OpenClaw's own limits end it.
  * The run id is the session key (else the session id, else the run id); each OpenClaw run of a
  * session (a user message, a heartbeat) is a turn: its first hook tells the guard
@@ -137,6 +138,12 @@ export function toolLoopGuardPlugin(source: GuardSource): OpenClawPluginEntry {
         return runId;
       };
 
+      // OpenClaw runs after_tool_call for a call the plugin refused too, with the refusal as its
+      // outcome: that is not a result of the tool, so it is not recorded (the call's key, until then).
+      const refused = new Set<string>();
+      const callKey = (runId: string | undefined, event: ToolCallEvent, ctx: HookContext) =>
+        JSON.stringify([runId ?? null, event.toolName, event.toolCallId ?? ctx.toolCallId ?? null]);
+
       api.on("before_tool_call", (event: ToolCallEvent, ctx: HookContext) => {
         const runId = runOf(event, ctx);
         const notes = notesFor(ctx.agentId);
@@ -144,11 +151,13 @@ export function toolLoopGuardPlugin(source: GuardSource): OpenClawPluginEntry {
         const verdict = notes.guard.check({ runId, tool: event.toolName, args: event.params, callId });
         if (verdict.hint !== undefined) notes.addHint(runId, verdict.hint);
         if (verdict.action !== "block" && verdict.action !== "stop") return undefined;
+        refused.add(callKey(runId, event, ctx));
         return { block: true, blockReason: refusalText(verdict.refusal!) };
       });
 
       api.on("after_tool_call", (event: ToolCallEvent, ctx: HookContext) => {
         const runId = runOf(event, ctx);
+        if (refused.delete(callKey(runId, event, ctx))) return;
         const notes = notesFor(ctx.agentId);
         // With its args, as every preset finds the call (see guardedCall).
         const base = { runId, tool: event.toolName, args: event.params, callId: event.toolCallId ?? ctx.toolCallId };

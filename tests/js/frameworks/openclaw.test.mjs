@@ -34,6 +34,8 @@ async function session(api, { sessionKey, agentId, calls, resultOf, openclawRun 
     const decision = await api.handlers.get("before_tool_call")(event, ctx);
     if (decision?.block === true) {
       got.push({ blocked: decision.blockReason });
+      // As OpenClaw 2026.9.6 does: after_tool_call for the refused call too, with the refusal as its error.
+      await api.handlers.get("after_tool_call")({ ...event, error: decision.blockReason, durationMs: 0 }, ctx);
       continue;
     }
     executed += 1;
