@@ -17,6 +17,9 @@ import type { LoopGuardConfig } from "../types.js";
 import type { CallGuard } from "./guarded-call.js";
 import { refusalText, RunNotes } from "./guarded-call.js";
 
+/** Refused calls whose after_tool_call the plugin waits for, at most. */
+const MAX_REFUSED_KEYS = 4096;
+
 /** The plugin id: the `id` of its `openclaw.plugin.json` and its key in `plugins.entries`. */
 export const OPENCLAW_PLUGIN_ID = "tool-loop-guard";
 
@@ -152,6 +155,8 @@ export function toolLoopGuardPlugin(source: GuardSource): OpenClawPluginEntry {
         if (verdict.hint !== undefined) notes.addHint(runId, verdict.hint);
         if (verdict.action !== "block" && verdict.action !== "stop") return undefined;
         refused.add(callKey(runId, event, ctx));
+        // Bounded, should a runtime not report a refused call back: the oldest keys go first.
+        if (refused.size > MAX_REFUSED_KEYS) refused.delete(refused.values().next().value!);
         return { block: true, blockReason: refusalText(verdict.refusal!) };
       });
 
