@@ -1,36 +1,44 @@
 #!/usr/bin/env node
 // Regenerates the development set (eval/runs/*.jsonl.gz and eval/index.json) from fetched copies
-// of the public repositories listed in SOURCES below. Usage:
+// of the public repositories listed in eval/sources.mjs. Usage (after `npm run build`):
 //
 //   node eval/build-devset.mjs --mirrors /work/.mirror            # <dir>/<owner>+<name>/repo (bare git)
 //   node eval/build-devset.mjs --repo owner/name=/path/to/git-dir # one repository at a given place
 //   node eval/build-devset.mjs ... --full /tmp/devset-full        # also write the uncompacted conversion
+//   node eval/build-devset.mjs ... --only id,id                   # rebuild these sources, keep the others
 //
-// Every run is converted to the project's JSONL record form, one line per tool call:
-// {runId, tool, args, result?|error?}. Arguments are kept verbatim. A result text longer than
-// COMPACT_TEXT_BYTES UTF-8 bytes is replaced by {content:[{type:"text", textSha256}]}, the form the
-// package accepts for long texts and fingerprints identically (docs/semantics.md, "Fingerprints");
-// `eval/check-compact.mjs` proves the replay verdicts of both forms are the same.
-// The files are read with `git show <commit>:<path>` from the commit recorded in the index, so the
-// output is reproducible from the same snapshots. Nothing fetched is copied verbatim into the repo
-// except the tool calls' arguments and short result texts, i.e. the converted trajectory data.
+// Every file is read with `git show <commit>:<path>` at the commit the source names and converted by
+// the package's own trajectory readers (tool-loop-guard/replay, one reader per format), so the set
+// is what `tool-loop-guard replay` reads from the same files. Each run becomes this project's JSONL
+// (js/replay/formats/jsonl.ts): a `{"event":"run","runId","meta"}` line with what the source knows
+// (solved, model, agent, family) and one line per call: {runId, tool, args, result?|error?, at?}.
+// Arguments and errors are kept verbatim; a result text longer than the source's cut-off (64 KiB of
+// UTF-8 unless the source says less) becomes {content:[{type:"text", textSha256}]}, the form the
+// package fingerprints identically (docs/semantics.md, "Fingerprints"); eval/check-compact.mjs
+// proves the replay verdicts of both forms are the same. Call ids are dropped (their pairing is
+// done). A file whose bytes equal a file converted before it (a copy of the same trajectory in
+// another repository) is left out, and so is a run without a call. Nothing fetched is copied into
+// the repository except the converted tool calls.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { agentDojoRuns } from "./formats/agentdojo.mjs";
-import { openHandsRuns } from "./formats/openhands.mjs";
-import { reactWebShopRuns, reflexionHotpotQaRuns } from "./formats/react.mjs";
-import { sweAgentRuns } from "./formats/swe-agent.mjs";
-import { tauBenchRuns } from "./formats/tau-bench.mjs";
+import { readTrajectories, runLine, stepLine } from "tool-loop-guard/replay";
 import { SOURCES } from "./sources.mjs";
 
-/** Result texts above this many UTF-8 bytes are stored as their SHA-256 (the core hashes them anyway above 4096). */
-export const COMPACT_TEXT_BYTES = 4096;
+/** Result texts above this many UTF-8 bytes are stored as their SHA-256, unless a source sets less. */
+export const COMPACT_TEXT_BYTES = 65536;
+
+/** Tools only one tau-bench domain has: they tell a results file's domain when the source does not. */
+const DOMAIN_TOOLS = {
+  airline: ["search_direct_flight", "search_onestop_flight", "get_reservation_details", "book_reservation", "cancel_reservation", "update_reservation_flights"],
+  retail: ["find_user_id_by_email", "find_user_id_by_name_zip", "get_order_details", "get_product_details", "cancel_pending_order", "return_delivered_order_items"],
+};
 
 function parseArgs(argv) {
-  const options = { mirrors: null, repos: new Map(), full: null, out: path.dirname(new URL(import.meta.url).pathname) };
+  const here = path.dirname(new URL(import.meta.url).pathname);
+  const options = { mirrors: null, repos: new Map(), full: null, only: null, out: here };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[++i];
@@ -40,6 +48,7 @@ function parseArgs(argv) {
       const [name, dir] = value.split("=");
       options.repos.set(name, dir);
     } else if (flag === "--full") options.full = value;
+    else if (flag === "--only") options.only = new Set(value.split(","));
     else if (flag === "--out") options.out = value;
     else throw new Error(`unknown flag ${flag}`);
   }
@@ -52,94 +61,178 @@ function gitDirOf(options, repo) {
   throw new Error(`no place given for ${repo}: pass --mirrors or --repo ${repo}=<git dir>`);
 }
 
-const git = (gitDir, ...args) =>
-  execFileSync("git", ["--git-dir", gitDir, ...args], { maxBuffer: 1 << 30, encoding: "utf8" });
+const git = (gitDir, ...args) => execFileSync("git", ["--git-dir", gitDir, ...args], { maxBuffer: 1 << 30, encoding: "utf8" });
 
-/** Every blob path of the commit matching the source's pattern, skipping blobs the snapshot lacks. */
-function listFiles(gitDir, commit, pattern) {
-  return git(gitDir, "ls-tree", "-r", "--name-only", commit)
-    .split("\n")
-    .filter((p) => pattern.test(p))
-    .filter((p) => {
-      try {
-        execFileSync("git", ["--git-dir", gitDir, "cat-file", "-e", `${commit}:${p}`], { stdio: "ignore" });
-        return true;
-      } catch {
-        return false;
-      }
-    })
-    .sort();
+/** A repository at one commit: its paths, a file's text, a JSON file (or null when it is absent). */
+function repoAt(gitDir, commit) {
+  const paths = git(gitDir, "ls-tree", "-r", "--name-only", commit).split("\n").filter(Boolean);
+  const has = (file) => {
+    try {
+      execFileSync("git", ["--git-dir", gitDir, "cat-file", "-e", `${commit}:${file}`], { stdio: "ignore" });
+      return true;
+    } catch {
+      return false; // not in the commit, or absent from the snapshot (files of 4 MiB and more)
+    }
+  };
+  const show = (file) => git(gitDir, "show", `${commit}:${file}`);
+  const blob = (file) => git(gitDir, "rev-parse", `${commit}:${file}`).trim();
+  const cache = new Map();
+  const json = (file) => {
+    if (!cache.has(file)) cache.set(file, JSON.parse(show(file)));
+    return cache.get(file);
+  };
+  return {
+    /** The source's files present in the snapshot, sorted; the ones listed but absent are named. */
+    files(spec) {
+      const wanted = spec instanceof RegExp ? paths.filter((p) => spec.test(p)) : spec;
+      const present = wanted.filter(has).sort();
+      return { present, absent: wanted.filter((p) => !present.includes(p)) };
+    },
+    show,
+    blob,
+    json,
+    jsonOrNull: (file) => (has(file) ? json(file) : null),
+  };
 }
 
 const sha256 = (text) => createHash("sha256").update(text, "utf8").digest("hex");
 
-/** The compact form of a result: long texts become their digest. */
-export function compactResult(result) {
-  if (typeof result === "string" && Buffer.byteLength(result, "utf8") > COMPACT_TEXT_BYTES) {
+/** The compact form of a result: a text longer than `limit` UTF-8 bytes becomes its digest. */
+export function compactResult(result, limit = COMPACT_TEXT_BYTES) {
+  if (typeof result === "string" && Buffer.byteLength(result, "utf8") > limit) {
     return { content: [{ type: "text", textSha256: sha256(result) }] };
   }
   return result;
 }
 
-/** Reading one source's repository at its recorded commit: list matching files, show a file. */
-function repoAt(gitDir, commit) {
-  return { list: (pattern) => listFiles(gitDir, commit, pattern), show: (file) => git(gitDir, "show", `${commit}:${file}`) };
+/** A call step as written to the set: without its call id; the result compacted when `limit` is set. */
+function storedStep(step, limit) {
+  const { callId, ...rest } = step;
+  if (limit !== undefined && "result" in rest) rest.result = compactResult(rest.result, limit);
+  return rest;
 }
 
-const EXTRACTORS = {
-  "tau-bench": tauBenchRuns,
-  "swe-agent": sweAgentRuns,
-  agentdojo: agentDojoRuns,
-  openhands: openHandsRuns,
-  "react-webshop": reactWebShopRuns,
-  "reflexion-hotpotqa": reflexionHotpotQaRuns,
-};
+/** The domain of a tau-bench results file, from the tools its runs call. */
+function tauDomain(trajectories) {
+  const called = new Set(trajectories.flatMap((t) => t.steps.map((s) => s.tool)));
+  return Object.keys(DOMAIN_TOOLS).find((domain) => DOMAIN_TOOLS[domain].some((tool) => called.has(tool))) ?? "unknown";
+}
+
+/**
+ * Every run of one source: its trajectories read by the package's readers, with their index fields.
+ * `converted` maps the git blob of every file converted so far to where it was: a copy is skipped.
+ */
+function* sourceRuns(source, repo, converted, copies) {
+  const { present, absent } = repo.files(source.files);
+  if (absent.length) console.log(`  ${source.id}: ${absent.length} files absent from the snapshot (4 MiB or more)${absent.length <= 3 ? `: ${absent.join(", ")}` : ""}`);
+  for (const file of present) {
+    const blob = repo.blob(file);
+    if (converted.has(blob)) {
+      copies.push(`${file} = ${converted.get(blob)}`);
+      continue;
+    }
+    converted.set(blob, `${source.id}:${file}`);
+    const text = repo.show(file);
+    const pieces = source.split ? source.split(text, file) : [{ name: file, text, info: null }];
+    for (const piece of pieces) {
+      const trajectories = readTrajectories(piece.text, { name: piece.name, ...(source.format ? { format: source.format } : {}) });
+      const domain = source.format === "tau-bench" ? tauDomain(trajectories) : undefined;
+      for (const trajectory of trajectories) {
+        const fields = source.run(trajectory, { path: file, info: piece.info, repo, domain });
+        if (fields) yield { trajectory, file, fields };
+      }
+    }
+  }
+}
+
+function writeIndex(out, index) {
+  // One source or run a line: diffs of a rebuilt index stay readable.
+  const list = (items) => items.map((item) => JSON.stringify(item)).join(",\n");
+  const head = `{"generatedBy": ${JSON.stringify(index.generatedBy)}, "compactTextBytes": ${index.compactTextBytes},`;
+  fs.writeFileSync(path.join(out, "index.json"), `${head}\n"sources": [\n${list(index.sources)}\n],\n"runs": [\n${list(index.runs)}\n]}\n`);
+}
 
 function main() {
   const options = parseArgs(process.argv.slice(2));
   const runsDir = path.join(options.out, "runs");
   fs.mkdirSync(runsDir, { recursive: true });
   if (options.full) fs.mkdirSync(options.full, { recursive: true });
+  const previous = options.only ? JSON.parse(fs.readFileSync(path.join(options.out, "index.json"), "utf8")) : null;
   const index = { generatedBy: "eval/build-devset.mjs", compactTextBytes: COMPACT_TEXT_BYTES, sources: [], runs: [] };
+  const converted = new Map(); // git blob of every file converted -> "<source id>:<path>"
+  const ids = new Set();
   for (const source of SOURCES) {
-    const gitDir = gitDirOf(options, source.repo);
-    const commit = source.commit;
+    if (options.only && !options.only.has(source.id)) {
+      const kept = previous.sources.find((s) => s.id === source.id);
+      if (!kept) throw new Error(`--only: ${source.id} has no earlier build to keep`);
+      index.sources.push(kept);
+      index.runs.push(...previous.runs.filter((r) => r.source === source.id));
+      continue;
+    }
+    const limit = source.compactTextBytes ?? COMPACT_TEXT_BYTES;
+    const repo = repoAt(gitDirOf(options, source.repo), source.commit);
     const lines = [];
     const fullLines = [];
     let runs = 0;
-    for (const run of EXTRACTORS[source.format](source, repoAt(gitDir, commit))) {
-      if (run.calls.length === 0) continue;
-      if (index.runs.some((r) => r.runId === run.runId)) throw new Error(`two runs are named ${run.runId}`);
+    let calls = 0;
+    const duplicates = [];
+    for (const { trajectory, file, fields } of sourceRuns(source, repo, converted, duplicates)) {
+      const steps = trajectory.steps;
+      const callCount = steps.filter((s) => !("event" in s)).length;
+      if (callCount === 0) continue;
+      const runId = `${source.id}/${fields.key}`;
+      if (ids.has(runId)) throw new Error(`two runs are named ${runId}`);
+      ids.add(runId);
       runs += 1;
-      for (const call of run.calls) {
-        const head = { runId: run.runId, tool: call.tool, args: call.args };
-        if ("error" in call) {
-          lines.push(JSON.stringify({ ...head, error: call.error }));
-          fullLines.push(JSON.stringify({ ...head, error: call.error }));
-        } else {
-          lines.push(JSON.stringify({ ...head, result: compactResult(call.result) }));
-          fullLines.push(JSON.stringify({ ...head, result: call.result }));
-        }
+      calls += callCount;
+      const entry = {
+        runId,
+        source: source.id,
+        family: source.family,
+        repo: source.repo,
+        commit: source.commit,
+        path: file,
+        system: fields.system ?? source.system,
+        model: fields.model ?? trajectory.meta.model ?? null,
+        taskId: fields.taskId,
+        ...(fields.condition ? { condition: fields.condition } : {}),
+        solved: fields.solved,
+        solvedHow: fields.solvedHow,
+        exit: fields.exit ?? null,
+        calls: callCount,
+      };
+      index.runs.push(entry);
+      const meta = { ...trajectory.meta, family: source.family, agent: entry.system, model: entry.model, taskId: entry.taskId, solved: entry.solved, solvedHow: entry.solvedHow };
+      const from = { format: trajectory.format, file: `${source.repo}@${source.commit.slice(0, 12)}:${file}` };
+      lines.push(runLine(runId, meta, from));
+      fullLines.push(runLine(runId, meta, from));
+      for (const step of steps) {
+        lines.push(stepLine(runId, "event" in step ? step : storedStep(step, limit)));
+        fullLines.push(stepLine(runId, "event" in step ? step : storedStep(step)));
       }
-      index.runs.push({
-        runId: run.runId, source: source.id, repo: source.repo, commit, path: run.path,
-        system: run.system, model: run.model, taskId: run.taskId,
-        ...(run.condition ? { condition: run.condition } : {}), solved: run.solved,
-        solvedHow: run.solvedHow, exit: run.exit, calls: run.calls.length,
-      });
     }
-    const file = `${source.id}.jsonl.gz`;
+    const fileName = `${source.id}.jsonl.gz`;
     const gz = zlib.gzipSync(lines.join("\n") + "\n", { level: 9 });
-    fs.writeFileSync(path.join(runsDir, file), gz);
+    fs.writeFileSync(path.join(runsDir, fileName), gz);
     if (options.full) fs.writeFileSync(path.join(options.full, `${source.id}.jsonl`), fullLines.join("\n") + "\n");
-    index.sources.push({ id: source.id, repo: source.repo, commit, format: source.format, file: `runs/${file}`, runs, bytes: gz.length });
-    console.log(`${source.id}: ${runs} runs, ${lines.length} calls, ${(gz.length / 1024).toFixed(0)} KiB`);
+    index.sources.push({
+      id: source.id,
+      family: source.family,
+      repo: source.repo,
+      commit: source.commit,
+      format: source.format ?? "detected",
+      file: `runs/${fileName}`,
+      compactTextBytes: limit,
+      runs,
+      calls,
+      copiesLeftOut: duplicates.length,
+      bytes: gz.length,
+    });
+    console.log(`${source.id}: ${runs} runs, ${calls} calls, ${(gz.length / 1024).toFixed(0)} KiB${duplicates.length ? `, ${duplicates.length} copied files left out` : ""}`);
   }
-  // One source or run a line: diffs of a rebuilt index stay readable.
-  const list = (items) => items.map((item) => JSON.stringify(item)).join(",\n");
-  const head = `{"generatedBy": ${JSON.stringify(index.generatedBy)}, "compactTextBytes": ${index.compactTextBytes},`;
-  fs.writeFileSync(path.join(options.out, "index.json"), `${head}\n"sources": [\n${list(index.sources)}\n],\n"runs": [\n${list(index.runs)}\n]}\n`);
-  console.log(`index: ${index.runs.length} runs`);
+  writeIndex(options.out, index);
+  const total = index.sources.reduce((n, s) => n + s.bytes, 0);
+  console.log(`index: ${index.runs.length} runs, ${(total / 1048576).toFixed(1)} MiB gzipped`);
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) main();

@@ -1,19 +1,31 @@
-// The development set as the eval reads it: the gzip JSONL fixtures read by the package's own
-// JSONL reader (tool-loop-guard/replay), replayed by the package's replay engine, and the one fact
-// of an original trajectory that the eval measures against and the engine does not know: its heavy
-// loops (one identical call with one identical result >= HEAVY_LOOP_REPEATS times) and their onset.
+// The development set as the eval reads it, and the eval's own ground truth: the gzip JSONL
+// fixtures read by the package's JSONL reader (tool-loop-guard/replay), each run replayed call by
+// call through a guard under `policy: "shadow"` (every would-be refusal is seen, and the run goes
+// on as it really did), and every would-be veto judged against what the refused call really
+// returned. None of the guard's rules live here: the identities below are the eval's definitions
+// (issue 23), independent of the core's fingerprints.
+//
+// - A call's identity: its tool and its arguments with sorted keys.
+// - A result's identity: its text with digit runs and hex runs of 8+ characters masked, so results
+//   that differ only in counters, durations, timestamps and ids are the same result.
+// - A veto is costless when the same call was made before in the run and its real result is the
+//   result that call returned last time; anything else (a call never made before included)
+//   withholds information.
+// - A heavy loop: one call made >= 10 times with one result; its onset is its third such call.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import zlib from "node:zlib";
 import { readTrajectories, replayTrajectory } from "tool-loop-guard/replay";
 
-/** One identical call (tool + args) with one identical result this many times is a heavy loop. */
+/** One identical call with one (masked) result this many times is a heavy loop. */
 export const HEAVY_LOOP_REPEATS = 10;
 /** A heavy loop's onset is its third identical call. */
 export const ONSET_OCCURRENCE = 3;
+/** A heavy loop counts as warned early when a warning comes within this many calls of its onset. */
+export const EARLY_WARNING_CALLS = 3;
 
-/** Sorted-keys serialisation, for telling identical calls and results apart in the original run. */
-function stableStringify(value) {
+/** Sorted-keys serialisation, for telling identical calls and results apart. */
+export function stableStringify(value) {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
   const keys = Object.keys(value).sort();
@@ -22,19 +34,40 @@ function stableStringify(value) {
 
 const sha256 = (text) => createHash("sha256").update(text, "utf8").digest("hex");
 
-/** The identity of a result, the same for a long text and its compact `textSha256` form. */
-function resultKey(step) {
-  if ("error" in step) return `error:${sha256(stableStringify(step.error))}`;
-  const result = step.result;
-  if (typeof result === "string") return sha256(result);
-  const parts = result?.content;
-  if (Array.isArray(parts) && parts.length === 1 && parts[0]?.type === "text") {
-    return parts[0].textSha256 ?? sha256(parts[0].text);
-  }
-  return sha256(stableStringify(result ?? null));
+/** Text with hex runs of 8+ characters and then digit runs replaced by placeholders. */
+export function maskNumbers(text) {
+  return text.replace(/[0-9a-fA-F]{8,}/g, "<hex>").replace(/[0-9]+/g, "<n>");
 }
 
-const callKey = (step) => `${step.tool}\u0000${stableStringify(step.args ?? {})}`;
+/** The masked identity of an outcome (a long text kept only as its digest is compared exactly). */
+export function resultKey(step) {
+  if ("error" in step) {
+    const error = step.error;
+    const text = typeof error === "string" ? error : stableStringify(error);
+    return `error:${sha256(maskNumbers(text))}`;
+  }
+  const result = step.result;
+  if (typeof result === "string") return sha256(maskNumbers(result));
+  const parts = result?.content;
+  if (Array.isArray(parts) && parts.every((p) => p?.type === "text")) {
+    const texts = parts.map((p) => (typeof p.text === "string" ? maskNumbers(p.text) : `sha256:${p.textSha256}`));
+    return sha256(`${result.isError === true ? "error:" : ""}${texts.join("\u0000")}`);
+  }
+  return sha256(maskNumbers(stableStringify(result ?? null)));
+}
+
+/** The first characters of a step's result, for reading a refusal. */
+export function resultHead(step, length = 160) {
+  let text;
+  if ("error" in step) text = `error: ${typeof step.error === "string" ? step.error : stableStringify(step.error)}`;
+  else if (typeof step.result === "string") text = step.result;
+  else if (Array.isArray(step.result?.content)) text = step.result.content.map((p) => p.text ?? `<${p.textSha256 ? "long text" : p.type}>`).join(" | ");
+  else text = stableStringify(step.result ?? null);
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > length ? `${flat.slice(0, length)}…` : flat;
+}
+
+export const callKey = (step) => `${step.tool}\u0000${stableStringify(step.args ?? {})}`;
 
 /** Reads gzip (or plain) JSONL fixtures: Map runId -> trajectory (tool-loop-guard/replay's shape). */
 export function loadRuns(files) {
@@ -49,17 +82,24 @@ export function loadRuns(files) {
   return runs;
 }
 
-/**
- * The earliest heavy loop of a trajectory: its onset (1-based number of the call that is its
- * third identical call, as the replay timeline numbers calls) and its count; null when it has none.
- */
-export function heavyLoop(trajectory) {
-  const seen = new Map();
-  let index = 0;
+/** The calls of a trajectory (events left out), each with its call and result identities. */
+export function callsOf(trajectory) {
+  const calls = [];
   for (const step of trajectory.steps) {
     if ("event" in step) continue;
-    index += 1;
-    const key = `${callKey(step)}\u0000${resultKey(step)}`;
+    calls.push({ step, index: calls.length + 1, call: callKey(step), result: resultKey(step) });
+  }
+  return calls;
+}
+
+/**
+ * The earliest heavy loop of a trajectory: its onset (1-based number of the call that is its
+ * third identical call) and its count; null when it has none.
+ */
+export function heavyLoop(calls) {
+  const seen = new Map();
+  for (const { call, result, index } of calls) {
+    const key = `${call}\u0000${result}`;
     const indices = seen.get(key) ?? [];
     indices.push(index);
     seen.set(key, indices);
@@ -73,10 +113,66 @@ export function heavyLoop(trajectory) {
   return best;
 }
 
+/** What a shadow verdict would have done (`wouldBe`), or its own action outside shadow. */
+const wouldBe = (verdict) => verdict.wouldBe?.action ?? verdict.action;
+
 /**
- * Replays one run with the package's engine; returns what the eval counts: calls, calls run, the
- * first warning and every refusal (index, action, detector, count, and whether it was costless as
- * the engine defines it: the refused call's real result is one the same tool already returned).
+ * Replays one run through `guard` (which must have `policy: "shadow"`): every call is checked and
+ * its real outcome recorded. Returns the would-be vetoes (each judged costless or not), the
+ * warnings, and the calls.
+ */
+export function shadowReplay(guard, trajectory, runId) {
+  const calls = callsOf(trajectory);
+  const lastResult = new Map();
+  const vetoes = [];
+  const warnings = [];
+  let next = 0;
+  let clock = 0;
+  for (const step of trajectory.steps) {
+    if ("event" in step) {
+      if (step.event === "compaction") guard.compacted(runId);
+      else guard.progress(runId, step.reason);
+      continue;
+    }
+    const entry = calls[next++];
+    if (step.at !== undefined) clock = step.at;
+    const call = { runId, tool: step.tool, at: clock };
+    if (step.args !== undefined) call.args = step.args;
+    const checked = guard.check(call);
+    const action = wouldBe(checked);
+    if (action === "block" || action === "stop") {
+      const before = lastResult.get(entry.call);
+      vetoes.push({
+        index: entry.index,
+        tool: step.tool,
+        action,
+        detector: checked.wouldBe?.detector ?? checked.detector,
+        count: checked.count,
+        costless: before !== undefined && before.result === entry.result,
+        message: checked.message,
+        step,
+        previous: before?.step ?? null,
+      });
+    } else if (action === "warn") {
+      warnings.push({ index: entry.index, at: "check", detector: checked.wouldBe?.detector ?? checked.detector, message: checked.message });
+    }
+    const outcome = {};
+    if (step.error !== undefined) outcome.error = step.error;
+    else if ("result" in step) outcome.result = step.result;
+    const recorded = guard.record({ ...call, ...outcome });
+    if (wouldBe(recorded) === "warn") {
+      warnings.push({ index: entry.index, at: "record", detector: recorded.wouldBe?.detector ?? recorded.detector, message: recorded.message });
+    }
+    lastResult.set(entry.call, { result: entry.result, step });
+  }
+  guard.endRun(runId);
+  return { calls, vetoes, warnings };
+}
+
+/**
+ * Replays one run with the package's engine, as `tool-loop-guard replay` does (eval/check-compact.mjs
+ * compares compact and full fixtures this way): calls, calls run, the first warning and every
+ * refusal with the engine's cost.
  */
 export function replayRun(guard, trajectory) {
   const { summary } = replayTrajectory(guard, trajectory, { timeline: false });
@@ -84,6 +180,6 @@ export function replayRun(guard, trajectory) {
     calls: summary.calls,
     ran: summary.ran,
     firstWarning: summary.firstWarning,
-    refusals: summary.refusals.map(({ index, action, detector, count, cost }) => ({ index, action, detector, count, costless: cost === "costless" })),
+    refusals: summary.refusals.map(({ index, action, detector, count, cost }) => ({ index, action, detector, count, cost })),
   };
 }

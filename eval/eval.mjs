@@ -1,48 +1,41 @@
 #!/usr/bin/env node
 // `npm run eval`: replays the development set (eval/runs/*.jsonl.gz, described by eval/index.json)
-// under every preset the config accepts and prints, per preset, the figures issue 11 asks for:
-// runs refused, solved runs refused (withheld information vs costless), heavy loops refused and the
-// median lag from a heavy loop's onset to the first refusal, the same against the hand labels
-// (eval/labels.json), and a per-source breakdown. The runs are read and replayed by the package
-// itself (tool-loop-guard/replay, see eval/devset.mjs), so the figures are the ones
-// `tool-loop-guard replay` gives. Needs the built package (`npm run build`).
+// under each preset with `policy: "shadow"`, so every would-be refusal of every run is seen and
+// judged against what the refused call really returned (eval/devset.mjs defines costless, heavy
+// loops and their onset). Prints, per preset, by family and by detector: vetoes and the share that
+// cost nothing, solved runs whose first refusal withheld information, heavy loops refused and the
+// median lag from onset to the first refusal, heavy loops warned within 3 calls of onset, and the
+// hand labels (eval/labels.json). Needs the built package (`npm run build`).
 //
-//   node eval/eval.mjs [--json] [--slice N] [--preset name ...]
+//   node eval/eval.mjs [--json] [--slice N] [--preset name ...] [--family name ...]
+//                      [--vetoes N] [--seed S] [--detector id] [--withheld]
 //
-// --slice N replays only the first N runs of each source (a quick smoke run); --json prints the
-// figures as JSON instead of tables.
+// --slice N replays only the first N runs of each source; --vetoes N prints N would-be vetoes
+// drawn at random (seed S, default 1; only `--detector`'s, only withheld ones with --withheld),
+// with the refused call's real result and the same call's previous one, to be read one by one.
 import fs from "node:fs";
 import path from "node:path";
 import { LoopGuard } from "tool-loop-guard";
-import { heavyLoop, loadRuns, replayRun } from "./devset.mjs";
+import { EARLY_WARNING_CALLS, heavyLoop, loadRuns, resultHead, shadowReplay } from "./devset.mjs";
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-/** Presets tried; the ones the config rejects (not there yet) are skipped and named in the output. */
-const CANDIDATE_PRESETS = ["default", "strict", "openclaw"];
+const PRESETS = ["default", "strict", "openclaw"];
 
 function parseArgs(argv) {
-  const options = { json: false, slice: null, presets: [] };
+  const options = { json: false, slice: null, presets: [], families: [], vetoes: 0, seed: 1, detector: null, withheld: false };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--json") options.json = true;
-    else if (argv[i] === "--slice") options.slice = Number(argv[++i]);
-    else if (argv[i] === "--preset") options.presets.push(argv[++i]);
-    else throw new Error(`unknown argument ${argv[i]}`);
+    const arg = argv[i];
+    if (arg === "--json") options.json = true;
+    else if (arg === "--slice") options.slice = Number(argv[++i]);
+    else if (arg === "--preset") options.presets.push(argv[++i]);
+    else if (arg === "--family") options.families.push(argv[++i]);
+    else if (arg === "--vetoes") options.vetoes = Number(argv[++i]);
+    else if (arg === "--seed") options.seed = Number(argv[++i]);
+    else if (arg === "--detector") options.detector = argv[++i];
+    else if (arg === "--withheld") options.withheld = true;
+    else throw new Error(`unknown argument ${arg}`);
   }
   return options;
-}
-
-function presetsAvailable(wanted) {
-  const available = [];
-  const missing = [];
-  for (const preset of wanted) {
-    try {
-      new LoopGuard({ preset }).free();
-      available.push(preset);
-    } catch {
-      missing.push(preset);
-    }
-  }
-  return { available, missing };
 }
 
 const median = (values) => {
@@ -53,18 +46,21 @@ const median = (values) => {
 };
 
 /** Loads the set: index entries joined with their records, optionally the first N per source. */
-function loadSet(slice) {
+function loadSet(slice, families) {
   const index = JSON.parse(fs.readFileSync(path.join(here, "index.json"), "utf8"));
   const records = loadRuns(index.sources.map((s) => path.join(here, s.file)));
+  const familyOf = new Map(index.sources.map((s) => [s.id, s.family ?? s.id]));
   const perSource = new Map();
   const runs = [];
   for (const meta of index.runs) {
+    const family = meta.family ?? familyOf.get(meta.source) ?? meta.source;
+    if (families.length && !families.includes(family)) continue;
     const taken = perSource.get(meta.source) ?? 0;
     if (slice !== null && taken >= slice) continue;
     perSource.set(meta.source, taken + 1);
     const trajectory = records.get(meta.runId);
     if (!trajectory) throw new Error(`run ${meta.runId} is in the index but not in ${meta.source}'s fixture`);
-    runs.push({ meta, trajectory, heavy: heavyLoop(trajectory) });
+    runs.push({ meta, family, trajectory });
   }
   const labelsFile = path.join(here, "labels.json");
   const labels = fs.existsSync(labelsFile) ? JSON.parse(fs.readFileSync(labelsFile, "utf8")).runs : [];
@@ -73,37 +69,39 @@ function loadSet(slice) {
 
 function emptyFigures() {
   return {
-    runs: 0, refused: 0, solved: 0, solvedRefused: 0, solvedWithheld: 0, solvedCostlessOnly: 0,
-    heavy: 0, heavyRefused: 0, lags: [], callsSaved: 0,
+    runs: 0, calls: 0, solved: 0, solvedFirstWithheld: 0, runsVetoed: 0, vetoes: 0, costless: 0,
+    heavy: 0, heavyRefused: 0, heavyWarnedEarly: 0, lags: [],
     labelled: { loop: 0, loopRefused: 0, legitimate: 0, legitimateRefused: 0, mixed: 0, mixedRefused: 0 },
   };
 }
 
-function add(figures, run, outcome, label) {
-  const refused = outcome.refusals.length > 0;
+function emptyDetector() {
+  return { vetoes: 0, costless: 0, solvedVetoes: 0, solvedWithheld: 0, runs: new Set() };
+}
+
+function add(figures, run, replay, heavy, label) {
+  const { vetoes, warnings, calls } = replay;
   figures.runs += 1;
-  figures.callsSaved += outcome.calls - outcome.ran;
-  if (refused) figures.refused += 1;
+  figures.calls += calls.length;
+  figures.vetoes += vetoes.length;
+  figures.costless += vetoes.filter((v) => v.costless).length;
+  if (vetoes.length) figures.runsVetoed += 1;
   if (run.meta.solved === true) {
     figures.solved += 1;
-    if (refused) {
-      figures.solvedRefused += 1;
-      if (outcome.refusals.some((r) => !r.costless)) figures.solvedWithheld += 1;
-      else figures.solvedCostlessOnly += 1;
-    }
+    if (vetoes.length && !vetoes[0].costless) figures.solvedFirstWithheld += 1;
   }
-  if (run.heavy) {
+  if (heavy) {
     figures.heavy += 1;
-    const first = outcome.refusals.find((r) => r.index >= run.heavy.onset);
+    const first = vetoes.find((v) => v.index >= heavy.onset);
     if (first) {
       figures.heavyRefused += 1;
-      figures.lags.push(first.index - run.heavy.onset);
+      figures.lags.push(first.index - heavy.onset);
     }
+    if (warnings.some((w) => w.index >= heavy.onset && w.index <= heavy.onset + EARLY_WARNING_CALLS)) figures.heavyWarnedEarly += 1;
   }
   if (label) {
-    const kind = label.label;
-    figures.labelled[kind] += 1;
-    if (refused) figures.labelled[`${kind}Refused`] += 1;
+    figures.labelled[label.label] += 1;
+    if (vetoes.length) figures.labelled[`${label.label}Refused`] += 1;
   }
 }
 
@@ -113,60 +111,108 @@ function finish(figures) {
 }
 
 function evaluate(preset, set) {
-  const guard = new LoopGuard({ preset });
+  const guard = new LoopGuard({ preset, policy: "shadow" });
   const total = emptyFigures();
-  const bySource = new Map();
-  const perRun = [];
+  const byFamily = new Map();
+  const byDetector = new Map();
+  const vetoes = [];
   for (const run of set.runs) {
-    const outcome = replayRun(guard, run.trajectory);
+    const replay = shadowReplay(guard, run.trajectory, run.meta.runId);
+    const heavy = heavyLoop(replay.calls);
     const label = set.labels.get(run.meta.runId);
-    add(total, run, outcome, label);
-    if (!bySource.has(run.meta.source)) bySource.set(run.meta.source, emptyFigures());
-    add(bySource.get(run.meta.source), run, outcome, label);
-    perRun.push({ runId: run.meta.runId, heavyOnset: run.heavy?.onset ?? null, ...outcome });
+    add(total, run, replay, heavy, label);
+    if (!byFamily.has(run.family)) byFamily.set(run.family, emptyFigures());
+    add(byFamily.get(run.family), run, replay, heavy, label);
+    for (const veto of replay.vetoes) {
+      const id = veto.detector ?? "none";
+      if (!byDetector.has(id)) byDetector.set(id, emptyDetector());
+      const d = byDetector.get(id);
+      d.vetoes += 1;
+      d.runs.add(run.meta.runId);
+      if (veto.costless) d.costless += 1;
+      if (run.meta.solved === true) {
+        d.solvedVetoes += 1;
+        if (!veto.costless) d.solvedWithheld += 1;
+      }
+      vetoes.push({ runId: run.meta.runId, family: run.family, solved: run.meta.solved, ...veto });
+    }
   }
   guard.free();
   return {
     preset,
     total: finish(total),
-    bySource: Object.fromEntries([...bySource].map(([k, v]) => [k, finish(v)])),
-    perRun,
+    byFamily: Object.fromEntries([...byFamily].map(([k, v]) => [k, finish(v)])),
+    byDetector: Object.fromEntries([...byDetector].map(([k, { runs, ...v }]) => [k, { ...v, runs: runs.size }])),
+    vetoes,
   };
 }
 
-const pct = (n, d) => (d === 0 ? "—" : `${((100 * n) / d).toFixed(0)} %`);
+const pct = (n, d) => (d === 0 ? "—" : `${((100 * n) / d).toFixed(d >= 1000 ? 1 : 0)} %`);
 
-function printTables(results, missing, elapsedMs, set) {
+function row(name, f) {
+  const l = f.labelled;
+  return `| ${name} | ${f.runs} | ${f.solved} | ${f.vetoes} | ${pct(f.costless, f.vetoes)} | ${f.solvedFirstWithheld} | ${f.heavy} | ${f.heavyRefused} (${pct(f.heavyRefused, f.heavy)}) | ${f.medianLag ?? "—"} | ${f.heavyWarnedEarly} (${pct(f.heavyWarnedEarly, f.heavy)}) | ${l.loopRefused}/${l.loop} · ${l.mixedRefused}/${l.mixed} · ${l.legitimateRefused}/${l.legitimate} |`;
+}
+
+function printTables(results, elapsedMs, set) {
   const labelled = set.runs.filter((r) => set.labels.has(r.meta.runId)).length;
-  console.log(`development set: ${set.runs.length} runs (${labelled} hand-labelled), replayed in ${(elapsedMs / 1000).toFixed(1)} s`);
-  if (missing.length) console.log(`presets not accepted by this build (skipped): ${missing.join(", ")}`);
-  for (const { preset, total: t, bySource } of results) {
-    const lag = t.medianLag === null ? "—" : String(t.medianLag);
-    const l = t.labelled;
+  console.log(`development set: ${set.runs.length} runs (${labelled} hand-labelled), replayed under policy "shadow" in ${(elapsedMs / 1000).toFixed(1)} s`);
+  for (const { preset, total, byFamily, byDetector } of results) {
     console.log(`\n## preset: ${preset}\n`);
-    console.log("| runs | refused | solved | solved & refused: withheld | solved & refused: costless only | heavy loops | heavy refused | median lag | labelled loop refused | labelled legitimate refused | labelled mixed refused |");
-    console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    console.log(`| ${t.runs} | ${t.refused} | ${t.solved} | ${t.solvedWithheld} (${pct(t.solvedWithheld, t.solved)}) | ${t.solvedCostlessOnly} | ${t.heavy} | ${t.heavyRefused} (${pct(t.heavyRefused, t.heavy)}) | ${lag} | ${l.loopRefused}/${l.loop} | ${l.legitimateRefused}/${l.legitimate} | ${l.mixedRefused}/${l.mixed} |`);
-    console.log("\n| source | runs | refused | solved | solved & refused (withheld / costless only) | heavy | heavy refused | median lag |");
-    console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
-    for (const [source, s] of Object.entries(bySource)) {
-      console.log(`| ${source} | ${s.runs} | ${s.refused} | ${s.solved} | ${s.solvedWithheld} / ${s.solvedCostlessOnly} | ${s.heavy} | ${s.heavyRefused} | ${s.medianLag ?? "—"} |`);
+    console.log("| family | runs | solved | vetoes | costless | solved runs, first veto withheld | heavy loops | heavy refused | median lag | heavy warned ≤ 3 calls | labelled refused: loop · mixed · legitimate |");
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    console.log(row("**all**", total));
+    for (const [family, f] of Object.entries(byFamily).sort()) console.log(row(family, f));
+    console.log("\n| detector | vetoes | costless | runs | vetoes in solved runs | of them withheld |");
+    console.log("|---|---:|---:|---:|---:|---:|");
+    for (const [id, d] of Object.entries(byDetector).sort()) {
+      console.log(`| ${id} | ${d.vetoes} | ${pct(d.costless, d.vetoes)} | ${d.runs} | ${d.solvedVetoes} | ${d.solvedWithheld} |`);
+    }
+  }
+}
+
+/** A small deterministic generator, so a sample of vetoes can be drawn again. */
+function sampler(seed) {
+  let state = BigInt(seed) || 1n;
+  return (n) => {
+    state ^= state << 13n; state &= (1n << 64n) - 1n;
+    state ^= state >> 7n;
+    state ^= state << 17n; state &= (1n << 64n) - 1n;
+    return Number(state % BigInt(n));
+  };
+}
+
+function printVetoes(results, options) {
+  for (const { preset, vetoes } of results) {
+    let pool = vetoes.filter((v) => (options.detector === null || v.detector === options.detector) && (!options.withheld || !v.costless));
+    const next = sampler(options.seed);
+    const picked = [];
+    while (picked.length < options.vetoes && pool.length) picked.push(pool.splice(next(pool.length), 1)[0]);
+    picked.sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : a.index - b.index));
+    console.log(`\n## ${picked.length} would-be vetoes under preset ${preset}\n`);
+    for (const v of picked) {
+      console.log(`- ${v.runId} call ${v.index} (${v.family}${v.solved === true ? ", solved" : ""}): ${v.action} by ${v.detector} (count ${v.count}), ${v.costless ? "costless" : "WITHHELD"}`);
+      console.log(`  call: ${v.tool} ${JSON.stringify(v.step.args ?? {}).slice(0, 200)}`);
+      console.log(`  real result: ${resultHead(v.step)}`);
+      console.log(`  previous result of this call: ${v.previous ? resultHead(v.previous) : "(never made before)"}`);
+      console.log(`  message: ${v.message}`);
     }
   }
 }
 
 function main() {
   const options = parseArgs(process.argv.slice(2));
-  const { available, missing } = presetsAvailable(options.presets.length ? options.presets : CANDIDATE_PRESETS);
   const started = performance.now();
-  const set = loadSet(options.slice);
-  const results = available.map((preset) => evaluate(preset, set));
+  const set = loadSet(options.slice, options.families);
+  const results = (options.presets.length ? options.presets : PRESETS).map((preset) => evaluate(preset, set));
   const elapsed = performance.now() - started;
   if (options.json) {
-    console.log(JSON.stringify({ runs: set.runs.length, presetsSkipped: missing, elapsedMs: Math.round(elapsed), results }, null, 1));
+    const brief = results.map(({ vetoes, ...rest }) => rest);
+    console.log(JSON.stringify({ runs: set.runs.length, elapsedMs: Math.round(elapsed), results: brief }, null, 1));
   } else {
-    printTables(results, missing, elapsed, set);
+    printTables(results, elapsed, set);
   }
+  if (options.vetoes > 0) printVetoes(results, options);
 }
 
 main();

@@ -115,6 +115,39 @@ function callBound(call: CallPieces, argsJson: string | null): number {
   return bound(call.run) + bound(call.tool) + bound(call.id) + bound(argsJson);
 }
 
+/**
+ * The codes a frame is written with, as plain numbers read once from the glue (its enums are
+ * properties of a module namespace, slower to read on every record); slots as byte offsets.
+ */
+function numbersOf(codes: Codes) {
+  const { Slot, Form, Flag, ResultShape, TextKind } = codes;
+  return {
+    header: codes.frameHeaderBytes(),
+    json: Form.Json as number,
+    fields: Form.Fields as number,
+    runId: 4 * Slot.RunId,
+    tool: 4 * Slot.Tool,
+    callId: 4 * Slot.CallId,
+    args: 4 * Slot.Args,
+    details: 4 * Slot.Details,
+    texts: 4 * Slot.Texts,
+    result: 4 * Slot.Result,
+    isError: 4 * Slot.IsError,
+    at: 4 * Slot.At,
+    argsWithheld: 4 * Slot.ArgsWithheld,
+    jsonText: 4 * Slot.Json,
+    sideText: 4 * Slot.Side,
+    absent: Flag.Absent as number,
+    false: Flag.False as number,
+    true: Flag.True as number,
+    noResult: ResultShape.Absent as number,
+    textResult: ResultShape.Text as number,
+    partsResult: ResultShape.Parts as number,
+    text: TextKind.Text as number,
+    sha256Hex: TextKind.Sha256Hex as number,
+  };
+}
+
 /** A guard's input buffer, and the writer of the frames that go through it. */
 export class InputFrame {
   #view = EMPTY;
@@ -122,21 +155,21 @@ export class InputFrame {
   #length = 0;
   /** Where the next piece goes. */
   #pos = 0;
-  readonly #header: number;
+  readonly #n: ReturnType<typeof numbersOf>;
 
   constructor(
     readonly raw: RawGuard,
     readonly memory: WasmMemory,
     readonly codes: Codes,
   ) {
-    this.#header = codes.frameHeaderBytes();
+    this.#n = numbersOf(codes);
   }
 
   /** Sends the record as JSON text (and the side text after it): the core's `Status`. */
   sendJson(op: Op, json: string, side: string | undefined, nowMs: number): number {
     this.#writeJson(json, side);
-    const { Form } = this.codes;
-    return op === "check" ? this.raw.check(Form.Json, nowMs) : this.raw.record(Form.Json, nowMs);
+    const form = this.#n.json;
+    return op === "check" ? this.raw.check(form, nowMs) : this.raw.record(form, nowMs);
   }
 
   /** The core's fingerprints of a record as JSON text (and side text): `RawGuard.fingerprint`'s JSON. */
@@ -158,13 +191,13 @@ export class InputFrame {
       written = this.#abandon();
     }
     if (!written) return NOT_ORDINARY;
-    const { Form } = this.codes;
-    return op === "check" ? this.raw.check(Form.Fields, nowMs) : this.raw.record(Form.Fields, nowMs);
+    const form = this.#n.fields;
+    return op === "check" ? this.raw.check(form, nowMs) : this.raw.record(form, nowMs);
   }
 
   /** Makes room for `length` bytes of pieces after the header (reserving more, or re-viewing grown memory). */
   #room(length: number): void {
-    const total = this.#header + length;
+    const total = this.#n.header + length;
     if (total > this.#length || this.#view.buffer !== this.memory.buffer) {
       this.#length = Math.max(total, this.#length, 1024);
       const address = this.raw.reserve(this.#length); // may grow the memory: read its buffer after
@@ -175,23 +208,25 @@ export class InputFrame {
 
   /** Writes a `Form.Json` frame. */
   #writeJson(json: string, side: string | undefined): void {
-    const { Slot } = this.codes;
-    const jsonLength = this.#put(json, this.#header);
-    const sideLength = side === undefined ? -1 : this.#put(side, this.#header + jsonLength);
-    this.#word(Slot.Json, jsonLength);
-    this.#word(Slot.Side, sideLength);
+    const n = this.#n;
+    const jsonLength = this.#put(json, n.header);
+    const sideLength = side === undefined ? -1 : this.#put(side, n.header + jsonLength);
+    this.#word(n.jsonText, jsonLength);
+    this.#word(n.sideText, sideLength);
   }
 
-  #word(slot: number, value: number): void {
-    this.#data.setInt32(4 * slot, value, true);
+  /** Writes a header word at its byte offset. */
+  #word(offset: number, value: number): void {
+    this.#data.setInt32(offset, value, true);
   }
 
   /** Writes a well-formed `text` at `offset`; returns its UTF-8 length. */
   #put(text: string, offset: number): number {
-    this.#room(offset - this.#header + text.length);
+    const header = this.#n.header;
+    this.#room(offset - header + text.length);
     let { read, written } = encoder.encodeInto(text, this.#view.subarray(offset));
     if (read < text.length) {
-      this.#room(offset - this.#header + 3 * text.length);
+      this.#room(offset - header + 3 * text.length);
       ({ read, written } = encoder.encodeInto(text, this.#view.subarray(offset)));
     }
     return written;
@@ -251,16 +286,16 @@ export class InputFrame {
    * holds a lone surrogate (the caller abandons the frame).
    */
   #writeCallPieces(call: CallPieces, argsJson: string | null): boolean {
-    const { Slot, Flag } = this.codes;
-    this.#pos = this.#header;
+    const n = this.#n;
+    this.#pos = n.header;
     const runLength = this.#text(call.run);
     const toolLength = this.#text(call.tool);
     const idLength = this.#text(call.id);
-    this.#word(Slot.RunId, runLength);
-    this.#word(Slot.Tool, toolLength);
-    this.#word(Slot.CallId, idLength);
-    this.#word(Slot.Args, this.#text(argsJson));
-    this.#word(Slot.At, call.timed ? Flag.True : Flag.Absent);
+    this.#word(n.runId, runLength);
+    this.#word(n.tool, toolLength);
+    this.#word(n.callId, idLength);
+    this.#word(n.args, this.#text(argsJson));
+    this.#word(n.at, call.timed ? n.true : n.absent);
     return runLength !== NOT_WELL_FORMED && toolLength !== NOT_WELL_FORMED && idLength !== NOT_WELL_FORMED;
   }
 
@@ -281,15 +316,16 @@ export class InputFrame {
     const call = callPiecesOf(outcome);
     if (call === false) return false;
     const { args, result, error } = outcome;
-    if (error !== undefined && error !== null) return false;
-    const { Slot, Flag, ResultShape, TextKind } = this.codes;
-    let shape: number = ResultShape.Absent;
+    // A null result goes the JSON way: the openclaw preset hashes it, unlike a missing one.
+    if ((error !== undefined && error !== null) || result === null) return false;
+    const n = this.#n;
+    let shape = n.noResult;
     let content: { type: "text"; text: string }[] | undefined;
     let details: string | null = null;
-    let isError: number = Flag.Absent;
+    let isError = n.absent;
     let size = 0;
     if (typeof result === "string") {
-      shape = ResultShape.Text;
+      shape = n.textResult;
       size = 5 + 3 * result.length;
     } else if (result !== undefined && result !== null) {
       if (!isPlainObject(result) || !hasResultKeys(result) || !Array.isArray(result.content)) return false;
@@ -301,35 +337,44 @@ export class InputFrame {
       }
       const flag = result.isError;
       if (flag !== undefined && typeof flag !== "boolean") return false;
-      if (flag !== undefined) isError = flag ? Flag.True : Flag.False;
+      if (flag !== undefined) isError = flag ? n.true : n.false;
       const json = jsonOf(result.details);
       if (json === false) return false;
       details = json;
-      shape = ResultShape.Parts;
+      shape = n.partsResult;
     }
     // With a call id the core finds the checked call without the arguments; it asks for the JSON
     // record (Status.SendJson) when it cannot.
     const withheld = call.id !== null && args !== undefined;
     const argsJson = withheld ? null : jsonOf(args);
     if (argsJson === false) return false;
-    const hash = largeTexts?.hash;
-    const above = largeTexts?.above ?? Infinity;
     this.#room(size + callBound(call, argsJson) + bound(details));
     if (!this.#writeCallPieces(call, argsJson)) return this.#abandon();
     const detailsLength = this.#text(details);
     const textsStart = this.#pos;
-    let wellFormedTexts = true;
-    const put = (text: string) => {
-      wellFormedTexts &&= hash !== undefined && isLongText(text, above) ? this.#entry(TextKind.Sha256Hex, hash(text)) : this.#entry(TextKind.Text, text);
-    };
-    if (typeof result === "string") put(result);
-    else if (content !== undefined) for (let i = 0; i < content.length; i++) put(content[i].text);
-    if (!wellFormedTexts) return this.#abandon();
-    this.#word(Slot.Details, detailsLength);
-    this.#word(Slot.Texts, this.#pos - textsStart);
-    this.#word(Slot.Result, shape);
-    this.#word(Slot.IsError, isError);
-    this.#word(Slot.ArgsWithheld, withheld ? Flag.True : Flag.False);
+    const wellFormed =
+      typeof result === "string"
+        ? this.#resultText(result, largeTexts)
+        : content === undefined || this.#resultTexts(content, largeTexts);
+    if (!wellFormed) return this.#abandon();
+    this.#word(n.details, detailsLength);
+    this.#word(n.texts, this.#pos - textsStart);
+    this.#word(n.result, shape);
+    this.#word(n.isError, isError);
+    this.#word(n.argsWithheld, withheld ? n.true : n.false);
     return true;
+  }
+
+  /** The text entries of `content`'s parts; false when one is not well-formed. */
+  #resultTexts(content: { type: "text"; text: string }[], largeTexts: LargeTexts | undefined): boolean {
+    for (let i = 0; i < content.length; i++) if (!this.#resultText(content[i].text, largeTexts)) return false;
+    return true;
+  }
+
+  /** One text entry: the text, or its SHA-256 where the host hashes long texts; false when not well-formed. */
+  #resultText(text: string, largeTexts: LargeTexts | undefined): boolean {
+    const hash = largeTexts?.hash;
+    if (hash !== undefined && isLongText(text, largeTexts?.above ?? Infinity)) return this.#entry(this.#n.sha256Hex, hash(text));
+    return this.#entry(this.#n.text, text);
   }
 }

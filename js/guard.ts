@@ -49,6 +49,8 @@ export class LoopGuardCore {
   #raw: RawGuard | undefined;
   #generation: number;
   #frame: InputFrame | undefined;
+  /** `check`/`record`'s Status codes, read once from the glue. */
+  readonly #status: { Allow: number; SendJson: number; Error: number };
 
   /** Throws LoopGuardError code `invalid_config` naming the field when the config is invalid. */
   constructor(runtime: WasmRuntime, config?: LoopGuardConfig) {
@@ -58,6 +60,8 @@ export class LoopGuardCore {
     this.#onVerdict = onVerdict;
     this.#throwOnInternalError = throwOnInternalError;
     this.#generation = runtime.generation;
+    const { Status } = codesOf(runtime.bindings);
+    this.#status = { Allow: Status.Allow, SendJson: Status.SendJson, Error: Status.Error };
     this.#raw = this.#create();
   }
 
@@ -183,21 +187,26 @@ export class LoopGuardCore {
     try {
       return fn();
     } catch (error) {
-      if (error instanceof LoopGuardError) throw error;
-      const coded = fromCoreError(error);
-      if (coded !== undefined) throw coded;
-      this.#runtime.reset();
-      this.#live();
-      if (this.#throwOnInternalError || !failOpen) {
-        throw new LoopGuardError(
-          "internal",
-          `the wasm core failed and was re-instantiated (run state was lost): ${describe(error)}`,
-          null,
-          error,
-        );
-      }
-      return undefined;
+      return this.#failed(error, failOpen);
     }
+  }
+
+  /** `#call`'s answer to an exception `error`: rethrown when coded, else recovery (see `#call`). */
+  #failed(error: unknown, failOpen: boolean): undefined {
+    if (error instanceof LoopGuardError) throw error;
+    const coded = fromCoreError(error);
+    if (coded !== undefined) throw coded;
+    this.#runtime.reset();
+    this.#live();
+    if (this.#throwOnInternalError || !failOpen) {
+      throw new LoopGuardError(
+        "internal",
+        `the wasm core failed and was re-instantiated (run state was lost): ${describe(error)}`,
+        null,
+        error,
+      );
+    }
+    return undefined;
   }
 
   /** The input frame of the live handle. */
@@ -212,30 +221,55 @@ export class LoopGuardCore {
   #sendJson(op: Op, json: string, side: string | undefined, nowMs: number): number {
     const frame = this.#input();
     const status = frame.sendJson(op, json, side, nowMs);
-    if (status === frame.codes.Status.Error) throw frame.raw.takeError();
+    if (status === this.#status.Error) throw frame.raw.takeError();
     return status;
   }
 
+  /**
+   * The verdict for a record: its fields written into the input frame (the usual case, with
+   * `Status.Allow` answered at once), else its JSON form. Written without closures: this runs for
+   * every call.
+   */
   #verdict(op: Op, record: ToolCall | ToolOutcome): Verdict {
-    const at = fromRecord(() => (record as { at?: unknown } | null)?.at);
+    let at: unknown;
+    try {
+      at = (record as { at?: unknown } | null)?.at;
+    } catch (error) {
+      throw unreadable(error);
+    }
     const nowMs = typeof at === "number" ? at : Date.now();
-    const { Status } = codesOf(this.#runtime.bindings);
+    const frame = this.#input();
+    let status: number | undefined;
+    try {
+      status = frame.sendFields(op, record, nowMs, this.#runtime.largeTexts);
+    } catch (error) {
+      status = this.#failed(error, true);
+    }
     let json: string | undefined;
-    let status = this.#call(() => this.#input().sendFields(op, record, nowMs, this.#runtime.largeTexts));
-    if (status === NOT_ORDINARY || status === Status.SendJson) {
+    if (status === NOT_ORDINARY || status === this.#status.SendJson) {
       let side: string | undefined;
       [json, side] = fromRecord(() => (op === "check" ? [encodeRecord(record), undefined] : encodeForCore(record, this.#runtime.largeTexts)));
       status = this.#call(() => this.#sendJson(op, json as string, side, nowMs));
     }
-    const verdict =
-      status === undefined
-        ? fromRecord(() => internalVerdict(record))
-        : status === Status.Allow
-          ? fromRecord(() => allowVerdict(record, json))
-          : (JSON.parse(this.#live().verdict()) as Verdict);
+    let verdict: Verdict;
+    if (status === this.#status.Allow) {
+      try {
+        verdict = allowVerdict(record, json);
+      } catch (error) {
+        throw unreadable(error);
+      }
+    } else {
+      verdict = status === undefined ? fromRecord(() => internalVerdict(record)) : (JSON.parse(this.#live().verdict()) as Verdict);
+    }
     if (verdict.detector !== null && this.#onVerdict !== undefined) this.#onVerdict(verdict, op);
     return verdict;
   }
+}
+
+/** LoopGuardError `invalid_record` for an exception the record itself threw (see fromRecord). */
+function unreadable(error: unknown): LoopGuardError {
+  if (error instanceof LoopGuardError) return error;
+  return new LoopGuardError("invalid_record", `the record cannot be read: ${describe(error)}`, null, error);
 }
 
 /**
@@ -246,8 +280,7 @@ function fromRecord<T>(read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof LoopGuardError) throw error;
-    throw new LoopGuardError("invalid_record", `the record cannot be read: ${describe(error)}`, null, error);
+    throw unreadable(error);
   }
 }
 

@@ -6,7 +6,7 @@
  * entry's loader in the bundle.
  */
 import { LoopGuardError } from "./errors.js";
-import type { TextHasher } from "./encode.js";
+import type { BytesHasher, TextHasher } from "./encode.js";
 import { type WasmBindings, WasmRuntime } from "./runtime.js";
 
 let runtime: WasmRuntime | undefined;
@@ -17,8 +17,8 @@ export function currentRuntime(): WasmRuntime | undefined {
 }
 
 /** Records the instantiated glue (and a native text hasher, if any); later calls keep the first runtime. */
-export function setRuntime(bindings: WasmBindings, hashText?: TextHasher): WasmRuntime {
-  runtime ??= new WasmRuntime(bindings, hashText);
+export function setRuntime(bindings: WasmBindings, hashText?: TextHasher, hashBytes?: BytesHasher): WasmRuntime {
+  runtime ??= new WasmRuntime(bindings, hashText, hashBytes);
   return runtime;
 }
 

@@ -4,7 +4,7 @@
  * module (the glue is built with wasm-bindgen's `--experimental-reset-state-function`), and the
  * generation number tells each guard that its handle belongs to the old instance.
  */
-import type { LargeTexts, TextHasher } from "./encode.js";
+import type { BytesHasher, LargeTexts, TextHasher } from "./encode.js";
 
 /**
  * The wasm-bindgen class of the core's bindings (src/wasm/bindings.rs). Structural, like the rest
@@ -50,6 +50,8 @@ export interface WasmBindings {
   /** The instance's memory, where guards write their input frames. */
   wasmMemory(): WasmMemory;
   __wbg_reset_state(): void;
+  /** Offers the host's SHA-256 for the core's long inputs (absent in test doubles). */
+  setHostSha256?(hasher: { digest(at: number, len: number, out: number): void }): void;
   /** The input frame's layout and codes (src/record/frame.rs), and `check`/`record`'s `Status`. */
   frameHeaderBytes(): number;
   Status: CoreCodes;
@@ -70,12 +72,33 @@ export class WasmRuntime {
    */
   readonly largeTexts: LargeTexts | undefined;
 
+  readonly #hashBytes: BytesHasher | undefined;
+
+  /**
+   * `hashBytes`, the runtime's native SHA-256 of bytes, is offered to the core for its long inputs
+   * (digests are the same; it is only faster than SHA-256 compiled to wasm).
+   */
   constructor(
     readonly bindings: WasmBindings,
     hashText?: TextHasher,
+    hashBytes?: BytesHasher,
   ) {
     const above = typeof bindings.maxScannedTextBytes === "function" ? bindings.maxScannedTextBytes() : undefined;
     this.largeTexts = above === undefined ? undefined : { hash: hashText, above };
+    this.#hashBytes = hashBytes;
+    this.#offerHostSha256();
+  }
+
+  /** Hands the core `hashBytes` over the instance's memory (a new instance needs it again). */
+  #offerHostSha256(): void {
+    const hash = this.#hashBytes;
+    if (hash === undefined || this.bindings.setHostSha256 === undefined) return;
+    this.bindings.setHostSha256({
+      digest: (at, len, out) => {
+        const memory = new Uint8Array(this.memory.buffer);
+        memory.set(hash(memory.subarray(at, at + len)), out);
+      },
+    });
   }
 
   /** The current instance's memory, where guards write their input frames. */
@@ -94,5 +117,6 @@ export class WasmRuntime {
     this.bindings.__wbg_reset_state();
     this.#generation += 1;
     this.#memory = undefined;
+    this.#offerHostSha256();
   }
 }

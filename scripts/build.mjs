@@ -181,9 +181,12 @@ log(`pkg/ ${manifest.name}@${manifest.version}: raw / gzip -9`);
 for (const [rel, raw, gz] of rows) console.log(`  ${rel.padEnd(32)} ${kb(raw).padStart(10)} ${kb(gz).padStart(10)}`);
 for (const [kind, [raw, gz]] of totals) console.log(`  ${`total ${kind}`.padEnd(32)} ${kb(raw).padStart(10)} ${kb(gz).padStart(10)}`);
 // The issue's budget for the .wasm (gzipped); reported, not enforced here.
-// 97 KB, raised by 2 KB for guard.metrics() and by 31 KB for preset "openclaw" (a second
-// detection engine, src/openclaw/).
-const WASM_GZIP_BUDGET = 130 * 1024;
+// 97 KB, raised by 2 KB for guard.metrics(), by 31 KB for preset "openclaw" (a second
+// detection engine, src/openclaw/), by 2 KB for issue 25's speed-ups (the host's SHA-256 for long
+// inputs, +0.9 KB; the openclaw preset's records taken field by field, +1.6 KB) and by 16.5 KB for
+// issue 23 (what a call may change: shell and editor reading and the change log, ~9 KB; naming the
+// argument that varied, ~4 KB; truthful texts and quotes, ~3 KB; failure masking, 0.4 KB).
+const WASM_GZIP_BUDGET = 149 * 1024;
 const wasmGzip = totals.get("wasm")?.[1] ?? 0;
 log(`.wasm gzip -9 ${kb(wasmGzip)} of the ${kb(WASM_GZIP_BUDGET)} budget: ${wasmGzip <= WASM_GZIP_BUDGET ? "within" : `OVER by ${kb(wasmGzip - WASM_GZIP_BUDGET)}`}`);
 

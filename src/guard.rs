@@ -5,19 +5,26 @@ use crate::config::tools::{kind_of, ToolKind};
 use crate::config::Config;
 use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
+use crate::json::escape::write_string;
+use crate::json::members::{fnv1a, MemberHashes, FNV_START};
 use crate::openclaw::Engine as OpenClawEngine;
+use crate::record::effects::{
+    effect_of, effect_of_kind, named_files, reads_arguments, Effect, Writes,
+};
 use crate::record::input::{parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
 use crate::record::outcome::{
-    digest_outcome, without_pointers, OutcomeDigest, OutcomeParts, ToolVolatileKeys,
+    carries_model_formatting, digest_outcome, without_pointers, OutcomeDigest, OutcomeParts,
+    ToolVolatileKeys,
 };
 use crate::record::outcome_fields::{digest_result_fields, ResultFields};
+use crate::record::quote::{quote_fields, quote_value};
 use crate::record::volatile_table::{is_send, SEND_VOLATILE_KEYS};
 use crate::report::stats::{Counters, Stats};
 use crate::run::call_record::{fingerprint, CallRecord, Fingerprint, RecordState};
 use crate::run::history::{CompactionWatch, Run};
 use crate::run::snapshot;
 use crate::run::table::RunTable;
-use crate::verdict::{Action, Answer, DetectorId, Finding, Level, Verdict};
+use crate::verdict::{Action, Answer, Basis, DetectorId, Finding, Level, Verdict};
 use serde_json::Value;
 
 /// The guard: one config, the live runs and the counters. Every call takes a record (as JSON
@@ -92,9 +99,9 @@ impl Guard {
             self.stats.count_answer(&answer);
             return Ok(answer);
         }
-        let (args, kind) = self.computed_fingerprint(call)?;
+        let facts = self.call_facts(call)?;
         self.stats.checks += 1;
-        let answer = self.check_call(call, args, kind, now_ms);
+        let answer = self.check_call(call, facts, now_ms);
         self.stats.count_answer(&answer);
         self.stats.count_call(&call.tool, &answer);
         Ok(answer)
@@ -135,7 +142,8 @@ impl Guard {
             };
             let digester = OutcomeDigester::new(&self.config, &call, found.kind);
             let outcome = digester.tree(&result, &error, side_text)?;
-            self.settle_outcome(&call, &found, &outcome, now_ms)
+            let quote = || quote_value(result.0.as_ref(), error.0.as_ref());
+            self.settle_outcome(&call, &found, &outcome, now_ms, quote)
         } else {
             Answer::Allow
         };
@@ -156,13 +164,16 @@ impl Guard {
         now_ms: f64,
     ) -> Result<Option<Answer>, GuardError> {
         let bytes = fields.byte_len() + result.byte_len();
-        // The `openclaw` preset reads results as JSON trees: it takes the JSON record.
-        if self.openclaw.is_some() || !self.fits_any_record(bytes, result.part_count()) {
+        if !self.fits_any_record(bytes, result.part_count()) {
             return Ok(None);
         }
         let call = fields.call()?;
         if !self.config.enabled {
             return Ok(Some(self.recorded(Answer::Allow)));
+        }
+        if let Some(engine) = &mut self.openclaw {
+            let answer = engine.record_fields(&self.config, &call, args_withheld, result)?;
+            return Ok(answer.map(|answer| self.recorded(answer)));
         }
         let found = match self.checked_call(&call) {
             Some(found) => found,
@@ -170,7 +181,7 @@ impl Guard {
             None => self.computed_call(&call)?,
         };
         let outcome = OutcomeDigester::new(&self.config, &call, found.kind).fields(result)?;
-        let answer = self.settle_outcome(&call, &found, &outcome, now_ms);
+        let answer = self.settle_outcome(&call, &found, &outcome, now_ms, || quote_fields(result));
         Ok(Some(self.recorded(answer)))
     }
 
@@ -186,16 +197,19 @@ impl Guard {
         let input = parse_outcome(record_json, self.config.max_record_bytes)?;
         let has_outcome = input.result.is_some() || input.error.is_some();
         let (call, result, error) = raw_parts(input);
-        let (args, kind) = self.computed_fingerprint(&call)?;
+        let facts = self.call_facts(&call)?;
         let outcome = if has_outcome {
-            let digester = OutcomeDigester::new(&self.config, &call, kind);
+            let digester = OutcomeDigester::new(&self.config, &call, facts.effect.kind);
             Some(fingerprint(
                 &digester.tree(&result, &error, side_text)?.digest,
             ))
         } else {
             None
         };
-        Ok(RecordFingerprints { args, outcome })
+        Ok(RecordFingerprints {
+            args: facts.args,
+            outcome,
+        })
     }
 
     /// Counts a `record` answer.
@@ -303,6 +317,7 @@ impl Guard {
         kind: ToolKind,
         args: Fingerprint,
         at: Option<f64>,
+        names: &'a [u32],
     ) -> Proposal<'a> {
         let settings = config.tools.get(tool);
         let (warning_threshold, critical_threshold) = config.thresholds(settings);
@@ -312,34 +327,57 @@ impl Guard {
             args,
             kind,
             at,
+            names,
             warning_threshold,
             critical_threshold,
             cap: settings.and_then(|s| s.cap),
         }
     }
 
-    /// The call's tool kind; only a `process` call's kind depends on its arguments.
-    fn call_kind(&self, call: &CallInput) -> Result<ToolKind, GuardError> {
-        let args = if call.tool == "process" {
-            call.args()?
-        } else {
-            Value::Null
-        };
-        Ok(kind_of(
-            &call.tool,
-            &args,
-            self.config.tools.get(&*call.tool),
-            &self.config.poll_tools,
-        ))
+    /// What the guard reads of a call: its fingerprint, its kind and what it may write (from
+    /// its name, refined by its arguments where they say more: `record::effects`), and the files
+    /// it names. Only calls whose effect depends on their arguments have them parsed.
+    fn call_facts(&self, call: &CallInput) -> Result<CallFacts, GuardError> {
+        let settings = self.config.tools.get(&*call.tool);
+        let poll_tools = &self.config.poll_tools;
+        let configured = settings.and_then(|s| s.kind);
+        let needs_args = call.tool == "process"
+            || configured.is_none()
+                && reads_arguments(
+                    &call.tool,
+                    kind_of(&call.tool, &Value::Null, None, poll_tools),
+                );
+        if !needs_args {
+            let kind = kind_of(&call.tool, &Value::Null, settings, poll_tools);
+            if kind == ToolKind::Read {
+                // A read's argument members say, when it stalls, which arguments it varied.
+                let (digest, members) = call.args_digest_and_members()?;
+                let mut facts =
+                    CallFacts::new(fingerprint(&digest), effect_of_kind(kind), Vec::new());
+                facts.members = members;
+                return Ok(facts);
+            }
+            let args = fingerprint(&call.args_digest()?);
+            return Ok(CallFacts::new(args, effect_of_kind(kind), Vec::new()));
+        }
+        let args = fingerprint(&call.args_digest()?);
+        let parsed = RawContent(Some(call.args()?));
+        let value = parsed.0.as_ref().unwrap_or(&Value::Null);
+        let kind = kind_of(&call.tool, value, settings, poll_tools);
+        if configured.is_some() || kind == ToolKind::Poll {
+            return Ok(CallFacts::new(args, effect_of_kind(kind), Vec::new()));
+        }
+        let effect = effect_of(&call.tool, kind, value);
+        Ok(CallFacts::new(args, effect, named_files(value)))
     }
 
-    fn check_call(
-        &mut self,
-        call: &CallInput,
-        args: Fingerprint,
-        kind: ToolKind,
-        now_ms: f64,
-    ) -> Answer {
+    fn check_call(&mut self, call: &CallInput, facts: CallFacts, now_ms: f64) -> Answer {
+        let CallFacts {
+            args,
+            effect: Effect { kind, writes },
+            names,
+            members,
+        } = facts;
         let run_id = call.run_id.as_deref();
         if !self.config.enabled {
             return Answer::Allow;
@@ -349,10 +387,22 @@ impl Guard {
         let run = self.runs.get_or_create(run_id);
         let at = call.at.unwrap_or(now_ms);
         let known_tool = run.find_tool(&call.tool);
-        let proposal = Self::proposal(config, known_tool, &call.tool, kind, args, Some(at));
+        let proposal = Self::proposal(config, known_tool, &call.tool, kind, args, Some(at), &names);
+        // A read's arguments are remembered only while a stall forms (its last two results are
+        // one, for different arguments): most runs keep nothing.
+        let stalling = known_tool.is_some_and(|tool| stall_forming(run, tool));
+        let differing = match members.is_empty() || !stalling {
+            true => Vec::new(),
+            false => run
+                .last_arguments
+                .differing(fnv1a(FNV_START, call.tool.as_bytes()), members),
+        };
         let (answer, warned) = match decide(run, &proposal, config) {
             None => (Answer::allow(config.policy, &call.tool, run_id), None),
-            Some(found) => {
+            Some(mut found) => {
+                if matches!(found.detector, DetectorId::Stall | DetectorId::ErrorRepeat) {
+                    found.varied = argument_names(call, &differing);
+                }
                 let warned = (found.level == Level::Warning).then_some(found.detector);
                 let verdict = Verdict::from_finding(&found, &call.tool, run_id);
                 (Answer::Verdict(verdict.under_policy(config.policy)), warned)
@@ -371,6 +421,8 @@ impl Guard {
             CallRecord::pending(tool, args, kind, at, call.args_text_hash, call.call_id_key);
         record.set_warned(warned);
         let index = run.push(record, history_size);
+        run.changes
+            .note(run.seq_of(index), &writes, call_key(&args));
         if vetoed {
             run.settle(index, RecordState::Vetoed);
         }
@@ -390,35 +442,31 @@ impl Guard {
         run.records().get(index).map(|r| OutcomeCall {
             args: r.args,
             kind: r.kind(),
+            writes: Writes::Nothing,
             checked: Some((tool, index)),
         })
     }
 
     /// An outcome's call that `check` did not see (or whose record left the window).
     fn computed_call(&self, call: &CallInput) -> Result<OutcomeCall, GuardError> {
-        let (args, kind) = self.computed_fingerprint(call)?;
+        let facts = self.call_facts(call)?;
         Ok(OutcomeCall {
-            args,
-            kind,
+            args: facts.args,
+            kind: facts.effect.kind,
+            writes: facts.effect.writes,
             checked: None,
         })
     }
 
-    /// The fingerprint and kind of a call computed from its arguments.
-    fn computed_fingerprint(
-        &self,
-        call: &CallInput,
-    ) -> Result<(Fingerprint, ToolKind), GuardError> {
-        Ok((fingerprint(&call.args_digest()?), self.call_kind(call)?))
-    }
-
-    /// Attaches an outcome to its call in the window, then forecasts the identical next call.
+    /// Attaches an outcome to its call in the window, then forecasts the identical next call
+    /// (quoting the start of the result, `quote`, when it warns).
     fn settle_outcome(
         &mut self,
         call: &CallInput,
         found: &OutcomeCall,
         outcome: &OutcomeDigest,
         now_ms: f64,
+        quote: impl FnOnce() -> Option<String>,
     ) -> Answer {
         let run_id = call.run_id.as_deref();
         let config = &self.config;
@@ -433,17 +481,28 @@ impl Guard {
         let at = call.at.unwrap_or(now_ms);
         let index = match run.find_pending(call.call_id_key, tool, &args, from) {
             Some(index) => index,
-            None => run.push(
-                CallRecord::pending(tool, args, kind, at, call.args_text_hash, call.call_id_key),
-                history_size,
-            ),
+            None => {
+                let record = CallRecord::pending(
+                    tool,
+                    args,
+                    kind,
+                    at,
+                    call.args_text_hash,
+                    call.call_id_key,
+                );
+                let index = run.push(record, history_size);
+                run.changes
+                    .note(run.seq_of(index), &found.writes, call_key(&args));
+                index
+            }
         };
+        let malformed_name = outcome.is_error && carries_model_formatting(&call.tool);
         run.settle(
             index,
             RecordState::Completed {
                 outcome: fingerprint(&outcome.digest),
                 is_error: outcome.is_error,
-                missing_tool: outcome.missing_tool,
+                missing_tool: outcome.missing_tool || malformed_name,
                 blank: outcome.blank,
             },
         );
@@ -456,10 +515,23 @@ impl Guard {
                 return Answer::Verdict(verdict.under_policy(config.policy));
             }
         }
-        let next_identical = Self::proposal(config, Some(tool), &call.tool, kind, args, None);
+        let next_identical = Self::proposal(config, Some(tool), &call.tool, kind, args, None, &[]);
         match decide(run, &next_identical, config) {
             Some(found) if found.level >= Level::Critical => {
-                let verdict = Verdict::forecast(&found, &call.tool, run_id);
+                let verdict = Verdict::forecast(&found, &call.tool, run_id, quote().as_deref());
+                Answer::Verdict(verdict.under_policy(config.policy))
+            }
+            Some(found)
+                if matches!(
+                    found.basis,
+                    Basis::DespiteChanges | Basis::NothingChangedSince
+                ) =>
+            {
+                // The record itself was the evidence: a later identical call is warned only once
+                // `warningThreshold` more of them came.
+                run.mark_warned(index, found.detector);
+                let verdict =
+                    Verdict::record_warning(&found, &call.tool, run_id, quote().as_deref());
                 Answer::Verdict(verdict.under_policy(config.policy))
             }
             _ => Answer::allow(config.policy, &call.tool, run_id),
@@ -477,12 +549,78 @@ pub struct RecordFingerprints {
     pub outcome: Option<[u8; 8]>,
 }
 
-/// An outcome's call: its fingerprint and kind, and, when `check` saw it, its tool's index and
-/// the position of its pending record in the run's window.
+/// An outcome's call: its fingerprint and kind, what it may write (noted at `check` for a checked
+/// call), and, when `check` saw it, its tool's index and the position of its pending record in
+/// the run's window.
 struct OutcomeCall {
     args: Fingerprint,
     kind: ToolKind,
+    writes: Writes,
     checked: Option<(u16, usize)>,
+}
+
+/// What `Guard::call_facts` reads of a call.
+struct CallFacts {
+    args: Fingerprint,
+    effect: Effect,
+    /// The files its arguments name (`effects::named_files`).
+    names: Vec<u32>,
+    /// A read's top-level argument members (`json::members`).
+    members: Vec<MemberHashes>,
+}
+
+impl CallFacts {
+    fn new(args: Fingerprint, effect: Effect, names: Vec<u32>) -> CallFacts {
+        CallFacts {
+            args,
+            effect,
+            names,
+            members: Vec::new(),
+        }
+    }
+}
+
+/// The names of the top-level arguments of `call` whose canonical keys hash to one of `keys` (at
+/// most three).
+fn argument_names(call: &CallInput, keys: &[u32]) -> Vec<String> {
+    if keys.is_empty() {
+        return Vec::new();
+    }
+    let parsed = RawContent(call.args().ok());
+    let Some(Value::Object(args)) = &parsed.0 else {
+        return Vec::new();
+    };
+    let mut canonical = Vec::new();
+    let mut names = Vec::new();
+    for name in args.keys() {
+        canonical.clear();
+        write_string(name, &mut canonical);
+        if keys.contains(&fnv1a(FNV_START, &canonical)) && names.len() < 3 {
+            names.push(name.clone());
+        }
+    }
+    names
+}
+
+/// Whether the newest two completed records of `tool` returned one outcome for different
+/// arguments: a stall is forming.
+fn stall_forming(run: &Run, tool: u16) -> bool {
+    let mut done = run
+        .records()
+        .iter()
+        .rev()
+        .filter(|r| r.tool() == tool && r.outcome().is_some());
+    match (done.next(), done.next()) {
+        (Some(newest), Some(before)) => {
+            newest.outcome() == before.outcome() && newest.args != before.args
+        }
+        _ => false,
+    }
+}
+
+/// A call's key in the change log: the first 32 bits of its argument fingerprint.
+fn call_key(args: &Fingerprint) -> u32 {
+    u32::from_le_bytes([args[0], args[1], args[2], args[3]])
 }
 
 /// Zeroes the text a parsed value holds (strings and keys) as it is dropped.

@@ -48,7 +48,9 @@ fn fields_of(record: &Value) -> Option<(CallFields<'_>, Option<ResultFields<'_>>
         return None;
     }
     let result = match object.get("result") {
-        None | Some(Value::Null) => ResultFields::Absent,
+        None => ResultFields::Absent,
+        // The wrapper sends a null result as JSON (the openclaw preset hashes it as a value).
+        Some(Value::Null) => return None,
         Some(Value::String(s)) => ResultFields::Text(TextField::Text(s)),
         Some(Value::Object(map)) => {
             if map

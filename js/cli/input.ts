@@ -1,21 +1,12 @@
 /**
  * Reading the CLI's inputs (files, or `-` for stdin) through the replay readers: JSONL formats are
- * streamed line by line, so a file's text is never held whole; a JSON document is read whole. The format is the one named, else detected from the head of the input. Every step goes to
+ * streamed line by line, so a file's text is never held whole; a JSON document or a text format is
+ * read whole. The format is the one named, else detected from the head of the input. Every step goes to
  * a RunSink as soon as the reader completes it; `end` gets every run's header with its final meta.
  */
 import fs from "node:fs";
-import {
-  documentFormatOf,
-  type FormatId,
-  isLineFormat,
-  lineReader,
-  readDocument,
-  type RunHeader,
-  sniffFormat,
-  type DocumentFormat,
-  type Step,
-} from "../replay/index.js";
-import { parseJson, TrajectoryError } from "../replay/errors.js";
+import { type FormatId, isLineFormat, lineReader, readWhole, type RunHeader, sniffFormat, type Step } from "../replay/index.js";
+import { TrajectoryError } from "../replay/errors.js";
 
 export interface RunSink {
   step(runId: string, format: FormatId, step: Step): void;
@@ -107,9 +98,7 @@ export async function readInput(input: Input, format: FormatId | undefined, sink
   }
   let text = head;
   if (!done) for await (const chunk of chunks) text += chunk;
-  const doc = parseJson(text, input.name);
-  const documentFormat = kind === "document" ? documentFormatOf(doc, source) : (kind as DocumentFormat);
-  const trajectories = readDocument(doc, documentFormat, source);
+  const trajectories = readWhole(text, kind === "document" ? undefined : kind, source);
   for (const trajectory of trajectories) for (const step of trajectory.steps) sink.step(trajectory.runId, trajectory.format, step);
   sink.end(trajectories.map(({ runId, format: f, meta }) => ({ runId, format: f, meta })));
 }

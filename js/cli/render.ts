@@ -73,26 +73,16 @@ export function timelineLines(report: RunReport, p: Paint): string[] {
   return lines;
 }
 
-/**
- * What a refused call cost: a veto is costless when the call would only have repeated a result
- * already seen, else it withheld new information; a stop ends the run (it withholds what came
- * after), whether its own call would have repeated a result or not.
- */
+/** What a refused call cost (costless when it would only have repeated its last result); a stop also ends the run. */
 function refusalNote(entry: TimelineRow, action: string): string {
   if (entry.cost === undefined) return "";
-  if (action === "stop") return `run ended; its call ${entry.repeat === true ? "a repeat" : "new"}`;
-  return entry.cost === "costless" ? "costless" : "withheld new information";
+  const cost = entry.cost === "costless" ? "costless" : "withheld new information";
+  return action === "stop" ? `${cost}; run ended` : cost;
 }
 
-/** `N refusals: W withheld information, C costless`, saying why a stop is among the first. */
-function refusalTally(refusals: number, withheld: number, costless: number, stops: number): string {
-  const why = stops === 0 ? "" : ` (${stops === 1 ? "a stop does" : "every stop does"}: the run ends)`;
-  return `${plural(refusals, "refusal")}: ${withheld} withheld information${why}, ${costless} costless`;
-}
-
-/** `N not run (R repeats of results already seen, M new)`: the calls the guard would have spared. */
+/** `N not run (R repeats of their last result, M new)`: the calls the guard would have spared. */
 function notRunText(notRun: number, saved: number): string {
-  return notRun === 0 ? "0 not run" : `${notRun} not run (${plural(saved, "repeat")} of results already seen, ${notRun - saved} new)`;
+  return notRun === 0 ? "0 not run" : `${notRun} not run (${plural(saved, "repeat")} of their last result, ${notRun - saved} new)`;
 }
 
 export function summaryLine(report: RunReport, p: Paint): string {
@@ -103,7 +93,7 @@ export function summaryLine(report: RunReport, p: Paint): string {
   if (first === undefined) parts.push("nothing refused");
   else {
     parts.push(p.refuse(`first refusal at call ${first.index} (${first.action}${first.detector === null ? "" : ` ${first.detector}`})`));
-    parts.push(refusalTally(s.refusals.length, s.withheld, s.costless, s.stoppedAt === null ? 0 : 1));
+    parts.push(`${plural(s.refusals.length, "refusal")}: ${s.withheld} withheld new information, ${s.costless} costless`);
   }
   if (s.stoppedAt !== null) parts.push(p.refuse(`run stopped at call ${s.stoppedAt}`));
   return `  summary: ${parts.join("; ")}`;
@@ -115,7 +105,7 @@ export function totalLine(totals: ReplayTotals, p: Paint, badInputs = 0): string
     `${plural(totals.runs, "run")}, ${plural(totals.calls, "call")}`,
     `${totals.runsWarned} warned`,
     `${totals.runsRefused} refused (${totals.runsStopped} stopped)`,
-    refusalTally(totals.refusals, totals.withheld, totals.costless, totals.runsStopped),
+    `${plural(totals.refusals, "refusal")}: ${totals.withheld} withheld new information, ${totals.costless} costless`,
     `${plural(totals.notRun, "call")} ${notRunText(totals.notRun, totals.saved).replace(/^\d+ /, "")}`,
   ];
   if (badInputs > 0) parts.push(`${plural(badInputs, "bad input")} not counted`);

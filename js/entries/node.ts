@@ -1,18 +1,19 @@
 /**
  * Node.js entry for `import` (also used by Bun): synchronous. The package's `.wasm` (one folder up)
  * is read and compiled on the first `new LoopGuard()` (or `coreVersion()`, `init()`), not at import.
- * Large result texts are hashed with node:crypto.
+ * Large result texts, and the core's long inputs, are hashed with node:crypto (node-sha256.ts).
  */
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { coreVersionOf, guardOn, syncInit } from "../entry.js";
 import { glueRuntime } from "./glue-runtime.js";
+import { sha256Bytes, sha256Hex } from "./node-sha256.js";
 
 export * from "../public.js";
 
 const runtime = glueRuntime(
   () => new WebAssembly.Module(readFileSync(new URL("../tool_loop_guard_bg.wasm", import.meta.url))),
-  (text) => createHash("sha256").update(text).digest("hex"),
+  sha256Hex,
+  sha256Bytes,
 );
 
 /**

@@ -5,13 +5,14 @@
  * events go to `compacted` and `progress`. It reads verdicts only: no threshold, rule or text
  * lives here.
  *
- * A refusal is costless when the refused call's real result (from the trajectory) is one the
- * same tool already returned earlier in the run, with any arguments, to a call that ran: refusing
- * it withheld nothing the agent had not seen. Results are compared by the core's own fingerprints
- * (`guard.fingerprint`), so volatile keys and ignored fields count as the guard counts them. A
- * stop, or a veto of a call whose real result would have been new, withheld information. The same
- * test tells, of every call not run (refused, or after a stop), whether it would only have
- * repeated a result (`repeat`; the summary's `saved`) or returned something new.
+ * A refusal (a `block`, or the call at which a `stop` ends the run) is costless when the same call
+ * (tool and canonical arguments) ran before in the run and the refused call's real result (from
+ * the trajectory) is the result that call returned last time: refusing it withheld nothing the
+ * agent had not seen. A call never made before asks a new question, so refusing it withheld
+ * information even when its answer matches other calls' answers. Calls and results are compared
+ * by the core's own fingerprints (`guard.fingerprint`), so volatile keys and ignored fields count
+ * as the guard counts them. The same test sorts every call not run (refused, or after a stop):
+ * the summary's `saved` counts those that would only have repeated a result, not the others.
  *
  * Time: a call replays at its `at`; a call without one at the time of the call before it (0 when
  * the run has no timestamps), so replays are deterministic.
@@ -60,8 +61,6 @@ export interface TimelineRow {
   failed: boolean;
   /** For a refused call: whether the refusal withheld information or cost nothing. */
   cost?: RefusalCost;
-  /** For a refused call: its real result is one the same tool already returned in the run. */
-  repeat?: boolean;
 }
 
 /** A compaction or progress event between calls. */
@@ -78,8 +77,6 @@ export interface Refusal {
   detector: string | null;
   count: number;
   cost: RefusalCost;
-  /** Its real result is one the same tool already returned in the run (for a stop too, whose cost is always withheld). */
-  repeat: boolean;
 }
 
 export interface RunSummary {
@@ -89,7 +86,7 @@ export interface RunSummary {
   ran: number;
   /** Calls not run: refused, or after the run was stopped. */
   notRun: number;
-  /** Of the calls not run, those whose real result the same tool had already returned: pure repeats. */
+  /** Of the calls not run, those that would only have repeated a result (the costless test). */
   saved: number;
   firstWarning: number | null;
   firstRefusal: number | null;
@@ -138,8 +135,8 @@ export class RunReplay {
   readonly #header: RunHeader;
   readonly #guardRunId: string;
   readonly #timeline: (TimelineRow | TimelineEvent)[] | undefined;
-  /** Per tool, the outcome fingerprints of every call of it that ran. */
-  readonly #returned = new Map<string, Set<string>>();
+  /** Per call (tool and argument fingerprint), the outcome fingerprint it returned last time it ran. */
+  readonly #returned = new Map<string, string>();
   readonly #summary: RunSummary = {
     calls: 0,
     ran: 0,
@@ -177,7 +174,7 @@ export class RunReplay {
     summary.calls++;
     const outcome = outcomeOf(step);
     if (this.stopped) {
-      if (this.#repeats(step, outcome)) summary.saved++;
+      if (this.#vetoCost(step, outcome) === "costless") summary.saved++;
       return undefined;
     }
     const index = summary.calls;
@@ -189,12 +186,10 @@ export class RunReplay {
     this.#note(checked, index);
     let recorded: Verdict | undefined;
     let cost: RefusalCost | undefined;
-    let repeat: boolean | undefined;
     if (checked.action === "block" || checked.action === "stop") {
-      repeat = this.#repeats(step, outcome);
-      cost = checked.action === "stop" || !repeat ? "withheld" : "costless";
-      if (repeat) summary.saved++;
-      summary.refusals.push({ index, tool: step.tool, action: checked.action, detector: checked.detector, count: checked.count, cost, repeat });
+      cost = this.#vetoCost(step, outcome);
+      if (cost === "costless") summary.saved++;
+      summary.refusals.push({ index, tool: step.tool, action: checked.action, detector: checked.detector, count: checked.count, cost });
       summary[cost]++;
       summary.firstRefusal ??= index;
       summary.firstRefusalMessage ??= checked.refusal?.message ?? checked.message;
@@ -203,12 +198,8 @@ export class RunReplay {
       recorded = this.#guard.record({ ...call, ...outcome });
       this.#note(recorded, index);
       summary.ran++;
-      const returned = this.#outcomeFingerprint(step, outcome);
-      if (returned !== null) {
-        const seen = this.#returned.get(step.tool) ?? new Set<string>();
-        seen.add(returned);
-        this.#returned.set(step.tool, seen);
-      }
+      const fingerprints = this.#fingerprints(step, outcome);
+      if (fingerprints.outcome !== null) this.#returned.set(fingerprints.call, fingerprints.outcome);
     }
     const worst = recorded !== undefined && LEVELS.indexOf(recorded.level) > LEVELS.indexOf(checked.level) ? recorded : checked;
     const row: TimelineRow = {
@@ -221,7 +212,7 @@ export class RunReplay {
       count: worst.count,
       from: worst === checked ? "check" : "record",
       failed: step.error !== undefined,
-      ...(cost === undefined ? {} : { cost, repeat }),
+      ...(cost === undefined ? {} : { cost }),
     };
     this.#timeline?.push(row);
     return row;
@@ -258,16 +249,16 @@ export class RunReplay {
     this.#summary.firstHint ??= verdict.hint ?? verdict.message;
   }
 
-  /** The core's fingerprint of a call's real outcome; null when the trajectory recorded none. */
-  #outcomeFingerprint(step: CallStep, outcome: { result?: unknown; error?: unknown }): string | null {
-    if (!("result" in outcome) && !("error" in outcome)) return null;
-    return this.#guard.fingerprint({ tool: step.tool, args: step.args, ...outcome }).outcome;
+  /** The core's fingerprints of a call (tool and arguments) and of its real outcome (null when the trajectory recorded none). */
+  #fingerprints(step: CallStep, outcome: { result?: unknown; error?: unknown }): { call: string; outcome: string | null } {
+    const fingerprints = this.#guard.fingerprint({ tool: step.tool, args: step.args, ...outcome });
+    return { call: `${step.tool}\u0000${fingerprints.args}`, outcome: fingerprints.outcome };
   }
 
-  /** The call's real result is one the same tool already returned in the run (any arguments): not running it lost nothing. */
-  #repeats(step: CallStep, outcome: { result?: unknown; error?: unknown }): boolean {
-    const real = this.#outcomeFingerprint(step, outcome);
-    return real !== null && this.#returned.get(step.tool)?.has(real) === true;
+  /** Costless when the same call ran before and its real result is the one that call returned last time. */
+  #vetoCost(step: CallStep, outcome: { result?: unknown; error?: unknown }): RefusalCost {
+    const real = this.#fingerprints(step, outcome);
+    return real.outcome !== null && this.#returned.get(real.call) === real.outcome ? "costless" : "withheld";
   }
 }
 

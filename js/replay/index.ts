@@ -1,5 +1,5 @@
 /**
- * `tool-loop-guard/replay`: read real agent trajectories (ten formats, detected from content) and
+ * `tool-loop-guard/replay`: read real agent trajectories (thirteen formats, detected from content) and
  * replay them through a LoopGuard the way a gateway would, with a per-call timeline and per-run
  * summaries that tell refusals that withheld information from costless ones. Runtime-neutral: no
  * Node built-ins, no dependencies; bring a LoopGuard from any entry of the package.
@@ -28,16 +28,20 @@ export {
   detectDocumentFormat,
   detectFormat,
   detectLineFormat,
+  detectTextFormat,
   documentFormatOf,
   type DocumentFormat,
   FORMATS,
   isFormat,
   isLineFormat,
+  isTextFormat,
   type LineFormat,
   lineReader,
   readDocument,
   readTrajectories,
+  readWhole,
   sniffFormat,
+  type TextFormat,
 } from "./read.js";
 export { type GridAxis, type SweepRow, type SweepSetting, sweepRow, sweepSettings, tallyRun, withValueAt } from "./sweep.js";
 export type { CallStep, EventStep, FormatId, RunHeader, RunMeta, RunStep, Source, Step, Trajectory } from "./types.js";

@@ -4,6 +4,7 @@
  * stream (the CLI) sniff the head of a file and feed a LineReader line by line.
  */
 import { parseJson, TrajectoryError } from "./errors.js";
+import { looksLikeAgentDojo, readAgentDojo } from "./formats/agentdojo.js";
 import { aiSdkSteps, looksLikeAiSdk, readAiSdk } from "./formats/ai-sdk.js";
 import { looksLikeAnthropic, readAnthropic } from "./formats/anthropic.js";
 import { ClaudeCodeReader, isClaudeCodeEntry } from "./formats/claude-code.js";
@@ -11,21 +12,29 @@ import { CodexReader, isCodexLine } from "./formats/codex.js";
 import { isJsonlRecord, JsonlReader } from "./formats/jsonl.js";
 import { looksLikeMiniSweAgent, readMiniSweAgent } from "./formats/mini-swe-agent.js";
 import { looksLikeChat, readChat } from "./formats/openai-chat.js";
+import { isOpenHandsLine, OpenHandsReader } from "./formats/openhands.js";
 import { isResponseItem, readResponses, responseItems } from "./formats/openai-responses.js";
+import { looksLikeReactText, readReactText } from "./formats/react-text.js";
 import { looksLikeSweAgent, readSweAgent } from "./formats/swe-agent.js";
 import { looksLikeTauBench, readTauBench } from "./formats/tau-bench.js";
 import { type LineReader, readAllLines } from "./lines.js";
 import type { FormatId, Source, Trajectory } from "./types.js";
 import { isObject, type JsonObject, messageList } from "./values.js";
 
-/** Formats read line by line (JSONL); the others are one JSON document. */
-export type LineFormat = "jsonl" | "claude-code" | "codex";
-export type DocumentFormat = Exclude<FormatId, LineFormat>;
+/** Formats read line by line (JSONL), formats of plain text, and the others: one JSON document. */
+export type LineFormat = "jsonl" | "claude-code" | "codex" | "openhands";
+export type TextFormat = "react-text";
+export type DocumentFormat = Exclude<FormatId, LineFormat | TextFormat>;
 
 const LINE_READERS: Record<LineFormat, new (source: Source) => LineReader> = {
   jsonl: JsonlReader,
   "claude-code": ClaudeCodeReader,
   codex: CodexReader,
+  openhands: OpenHandsReader,
+};
+
+const TEXT_READERS: Record<TextFormat, (text: string, source: Source) => Trajectory[]> = {
+  "react-text": readReactText,
 };
 
 const DOCUMENT_READERS: Record<DocumentFormat, (doc: unknown, source: Source) => Trajectory[]> = {
@@ -36,10 +45,15 @@ const DOCUMENT_READERS: Record<DocumentFormat, (doc: unknown, source: Source) =>
   "swe-agent": readSweAgent,
   "mini-swe-agent": readMiniSweAgent,
   "tau-bench": readTauBench,
+  agentdojo: readAgentDojo,
 };
 
-/** Every format id, JSONL formats first. */
-export const FORMATS: readonly FormatId[] = [...(Object.keys(LINE_READERS) as LineFormat[]), ...(Object.keys(DOCUMENT_READERS) as DocumentFormat[])];
+/** Every format id: JSONL formats, then document formats, then text formats. */
+export const FORMATS: readonly FormatId[] = [
+  ...(Object.keys(LINE_READERS) as LineFormat[]),
+  ...(Object.keys(DOCUMENT_READERS) as DocumentFormat[]),
+  ...(Object.keys(TEXT_READERS) as TextFormat[]),
+];
 
 export function isFormat(value: string): value is FormatId {
   return (FORMATS as readonly string[]).includes(value);
@@ -47,6 +61,10 @@ export function isFormat(value: string): value is FormatId {
 
 export function isLineFormat(format: FormatId): format is LineFormat {
   return Object.prototype.hasOwnProperty.call(LINE_READERS, format);
+}
+
+export function isTextFormat(format: FormatId): format is TextFormat {
+  return Object.prototype.hasOwnProperty.call(TEXT_READERS, format);
 }
 
 /** A reader that takes a JSONL file of `format` line by line. */
@@ -59,6 +77,7 @@ export function detectLineFormat(line: JsonObject): LineFormat | undefined {
   if (isJsonlRecord(line)) return "jsonl";
   if (isCodexLine(line)) return "codex";
   if (isClaudeCodeEntry(line)) return "claude-code";
+  if (isOpenHandsLine(line)) return "openhands";
   return undefined;
 }
 
@@ -67,6 +86,7 @@ export function detectDocumentFormat(doc: unknown, source: Source = {}): Documen
   if (looksLikeSweAgent(doc)) return "swe-agent";
   if (looksLikeTauBench(doc)) return "tau-bench";
   if (looksLikeMiniSweAgent(doc)) return "mini-swe-agent";
+  if (looksLikeAgentDojo(doc)) return "agentdojo";
   const steps = aiSdkSteps(doc);
   if (steps !== undefined && looksLikeAiSdk(steps)) return "ai-sdk";
   if (responseItems(doc)?.some(isResponseItem) === true) return "openai-responses";
@@ -115,16 +135,32 @@ export function documentFormatOf(doc: unknown, source: Source = {}): DocumentFor
   return format;
 }
 
-/** The format of a whole text (see sniffFormat and detectDocumentFormat). */
+/** The text format of a text that is not JSON, if it is one of the text formats. */
+export function detectTextFormat(text: string): TextFormat | undefined {
+  return looksLikeReactText(text) ? "react-text" : undefined;
+}
+
+/** The format of a whole text (see sniffFormat, detectTextFormat and detectDocumentFormat). */
 export function detectFormat(text: string, source: Source = {}): FormatId {
   const kind = sniffFormat(text, source);
   if (kind !== "document") return kind;
-  return documentFormatOf(parseJson(text, source.name), source);
+  return detectTextFormat(text) ?? documentFormatOf(parseJson(text, source.name), source);
 }
 
 /** Reads a parsed JSON document of a document format. */
 export function readDocument(doc: unknown, format: DocumentFormat, source: Source = {}): Trajectory[] {
   return DOCUMENT_READERS[format](doc, source);
+}
+
+/**
+ * Every run of a whole text that is not JSONL: a text format, or a JSON document (`format`, or
+ * detected when absent).
+ */
+export function readWhole(text: string, format: TextFormat | DocumentFormat | undefined, source: Source = {}): Trajectory[] {
+  const textFormat = format === undefined ? detectTextFormat(text) : isTextFormat(format) ? format : undefined;
+  if (textFormat !== undefined) return TEXT_READERS[textFormat](text, source);
+  const doc = parseJson(text, source.name);
+  return readDocument(doc, (format as DocumentFormat | undefined) ?? documentFormatOf(doc, source), source);
 }
 
 /**
@@ -139,6 +175,5 @@ export function readTrajectories(text: string, options: Source & { format?: Form
     if (kind !== "document") format = kind;
   }
   if (format !== undefined && isLineFormat(format)) return readAllLines(lineReader(format, source), text);
-  const doc = parseJson(text, source.name);
-  return readDocument(doc, (format as DocumentFormat | undefined) ?? documentFormatOf(doc, source), source);
+  return readWhole(text, format, source);
 }

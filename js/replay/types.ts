@@ -15,7 +15,10 @@ export type FormatId =
   | "codex"
   | "swe-agent"
   | "mini-swe-agent"
-  | "tau-bench";
+  | "tau-bench"
+  | "agentdojo"
+  | "openhands"
+  | "react-text";
 
 /** One tool call and what it really returned (or threw) in the trajectory. */
 export interface CallStep {

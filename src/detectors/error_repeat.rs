@@ -1,11 +1,13 @@
 //! `error_repeat`: the same tool keeps failing with the same error, whatever the arguments.
 //! Counts the tool's newest completed calls that returned one identical error outcome (a thrown
-//! error, `isError`, or a failure text). Different arguments failing alike may each have failed
-//! for their own reason (a different gift card, a corrected request), so the thresholds are
-//! `WEAK_EVIDENCE_FACTOR` times the tool's; the same arguments failing alike are
-//! `generic_repeat`'s, at the tool's own thresholds.
+//! error, `isError`, or a failure text) and warns at `WEAK_EVIDENCE_FACTOR` times the tool's
+//! warning threshold. Different arguments failing alike may each have failed for their own reason
+//! (a different gift card, a corrected request), and a call with new arguments asks a new question:
+//! only a call that repeats one the streak already answered is refused, at `WEAK_EVIDENCE_FACTOR`
+//! times the critical threshold. The same arguments failing alike with nothing changing in
+//! between are `generic_repeat`'s, at the tool's own thresholds.
 
-use super::{threshold_finding, Proposal, Window, WEAK_EVIDENCE_FACTOR};
+use super::{threshold_finding, warning_finding, Proposal, Window, WEAK_EVIDENCE_FACTOR};
 use crate::config::Config;
 use crate::verdict::{DetectorId, Finding};
 
@@ -17,7 +19,12 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     if !streak.newest_is_error {
         return None;
     }
-    threshold_finding(
+    let finding = if streak.repeats_a_call(proposal) {
+        threshold_finding
+    } else {
+        warning_finding
+    };
+    finding(
         DetectorId::ErrorRepeat,
         streak.len,
         proposal,

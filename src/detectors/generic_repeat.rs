@@ -1,12 +1,20 @@
-//! `generic_repeat` (tools that are not poll tools): the same call, the same result, nothing else
-//! changing. Warns when the proposed call would be the `warningThreshold`-th such call in a row;
-//! refuses once `criticalThreshold` calls in a row returned the identical outcome (or were
-//! refused) with no call in between changing anything (`CallRecord::changed_state`). A call that
-//! keeps returning the identical result although other calls change things is refused later, at
-//! `WEAK_EVIDENCE_FACTOR` × `criticalThreshold` identical results, unless it is itself a mutation
-//! (re-applying a change after other changes is ordinary work).
+//! `generic_repeat` (tools that are not poll tools): the same call, the same result. Three
+//! degrees of evidence, each refusing only a call that would almost surely return what it
+//! returned before:
+//! - *nothing else changing*: `criticalThreshold` calls in a row returned the identical outcome
+//!   (or were refused) and no call in between returned anything new (`CallRecord::changed_state`);
+//!   warned from `warningThreshold` such calls on;
+//! - *nothing since that could change it*: `criticalThreshold` identical results in a row, and
+//!   since the last of them only reads ran (they may have shown the model new things, but they
+//!   change no call's result: `CallRecord::changed_world`);
+//! - *despite changes*: `criticalThreshold` identical results in a row although edits, writing
+//!   commands or mutations came between them (ten edits that never change a test's output are
+//!   not progress), unless a change since the last run could make it new: it touched a file the
+//!   call names (the script it runs), changed directory, or changed something no earlier change in
+//!   the streak had. A `record` warns of it from `warningThreshold` such results on, quoting the
+//!   result. Mutating calls are exempt: re-applying a change after other changes is ordinary work.
 
-use super::{Proposal, Window, WEAK_EVIDENCE_FACTOR};
+use super::{Proposal, SameResults, Window};
 use crate::config::tools::ToolKind;
 use crate::config::Config;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
@@ -15,27 +23,18 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     if !config.detectors.generic_repeat || proposal.kind == ToolKind::Poll {
         return None;
     }
+    let critical = proposal.critical_threshold;
     let quiet = window.quiet_no_progress();
-    if quiet >= proposal.critical_threshold {
-        return Some(Finding::new(
-            DetectorId::GenericRepeat,
-            Level::Critical,
-            quiet,
-            proposal.critical_threshold,
-        ));
+    if quiet >= critical {
+        let found = Finding::new(DetectorId::GenericRepeat, Level::Critical, quiet, critical);
+        return Some(found.ran(window.quiet_ran(proposal, quiet)));
     }
-    let same_results = window.last_done().map_or(0, |r| r.same_outcome_run());
-    let despite_changes = proposal
-        .critical_threshold
-        .saturating_mul(WEAK_EVIDENCE_FACTOR);
-    if proposal.kind != ToolKind::Mutate && same_results >= despite_changes {
-        let found = Finding::new(
-            DetectorId::GenericRepeat,
-            Level::Critical,
-            same_results,
-            despite_changes,
-        );
-        return Some(found.on(Basis::DespiteChanges));
+    if proposal.kind != ToolKind::Mutate {
+        if let Some(same) = window.same_results(proposal) {
+            if let Some(found) = same_results_finding(window, proposal, &same) {
+                return Some(found);
+            }
+        }
     }
     let occurrences = quiet.saturating_add(1);
     (occurrences >= proposal.warning_threshold).then(|| {
@@ -45,5 +44,54 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
             occurrences,
             proposal.warning_threshold,
         )
+        .ran(window.quiet_ran(proposal, quiet))
     })
+}
+
+/// The finding for identical results across reads or changes (`Window::same_results`): a refusal
+/// once the call returned one result `threshold` times in a row (`criticalThreshold` when nothing
+/// since its last run could change it, `warningThreshold` once the run has been going round
+/// answers it already had for 2 x `criticalThreshold` calls; one fewer than `criticalThreshold`
+/// despite changes that are all retries of ones before, since each identical result after an
+/// edit is evidence the edits do not reach it; never when a change since could make it new), and
+/// for a record, a warning from `warningThreshold` identical results on.
+fn same_results_finding(
+    window: &Window,
+    proposal: &Proposal,
+    same: &SameResults,
+) -> Option<Finding> {
+    let (warning, critical) = (proposal.warning_threshold, proposal.critical_threshold);
+    let basis = if same.changes == 0 {
+        Basis::NothingChangedSince
+    } else {
+        Basis::DespiteChanges
+    };
+    let threshold = if same.changed_by_itself {
+        None
+    } else if same.changes_since == 0 {
+        let wandering = window.repeats_since_change() >= critical.saturating_mul(2);
+        Some(if wandering { warning } else { critical })
+    } else if same.untested_change {
+        None
+    } else {
+        Some(critical.saturating_sub(1).max(warning.saturating_add(1)))
+    };
+    let (level, threshold) = match threshold {
+        Some(threshold) if same.results >= threshold => (Level::Critical, threshold),
+        // A record's warning: the identical result came back again although other calls ran in
+        // between that showed or changed something (with nothing in between, `check` warns).
+        _ if proposal.is_forecast()
+            && !same.changed_by_itself
+            && same.results >= warning
+            && window.quiet_no_progress().saturating_add(1) < warning =>
+        {
+            (Level::Warning, warning)
+        }
+        _ => return None,
+    };
+    let mut found = Finding::new(DetectorId::GenericRepeat, level, same.results, threshold)
+        .on(basis)
+        .ran(same.results);
+    found.changes = same.changes;
+    Some(found)
 }

@@ -7,23 +7,37 @@
 use super::{polling_patiently, Proposal, Window};
 use crate::config::tools::ToolKind;
 use crate::config::Config;
-use crate::verdict::{DetectorId, Finding, Level};
+use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
     let streak = window.quiet_no_progress();
+    let refused_in_a_row = window.run.trailing_vetoes;
     let threshold = config.global_circuit_breaker_threshold;
-    if streak.max(window.run.trailing_vetoes) < threshold {
+    if streak.max(refused_in_a_row) < threshold {
         return None;
     }
     let patient = proposal.kind == ToolKind::Poll
-        && window.run.trailing_vetoes < threshold
+        && refused_in_a_row < threshold
         && polling_patiently(window, proposal, config);
-    (!patient).then(|| {
+    if patient {
+        return None;
+    }
+    let found = if refused_in_a_row > streak {
         Finding::new(
             DetectorId::GlobalCircuitBreaker,
             Level::CircuitBreak,
-            streak.max(window.run.trailing_vetoes),
+            refused_in_a_row,
             threshold,
         )
-    })
+        .on(Basis::RefusedInARow)
+    } else {
+        Finding::new(
+            DetectorId::GlobalCircuitBreaker,
+            Level::CircuitBreak,
+            streak,
+            threshold,
+        )
+        .ran(window.quiet_ran(proposal, streak))
+    };
+    Some(found)
 }

@@ -3,7 +3,7 @@
 //! in a row. A poll whose output changes is progress and resets the streak, so it is never flagged.
 //! Patient polling (backing off, or slow) stays at a warning until `pollBudgetMs` is spent.
 
-use super::{polling_patiently, threshold_finding, Proposal, Window};
+use super::{polling_patiently, threshold_finding, warning_finding, Proposal, Window};
 use crate::config::tools::ToolKind;
 use crate::config::Config;
 use crate::verdict::{DetectorId, Finding, Level};
@@ -13,17 +13,11 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
         return None;
     }
     let count = window.last_done()?.same_outcome_run() as usize;
+    let ran = u32::try_from(count).unwrap_or(u32::MAX);
     let finding = threshold_finding(DetectorId::KnownPollNoProgress, count, proposal, 1)?;
     if finding.level == Level::Critical && polling_patiently(window, proposal, config) {
-        return threshold_finding(
-            DetectorId::KnownPollNoProgress,
-            count,
-            &Proposal {
-                critical_threshold: u32::MAX,
-                ..proposal.clone()
-            },
-            1,
-        );
+        return warning_finding(DetectorId::KnownPollNoProgress, count, proposal, 1)
+            .map(|f| f.ran(ran));
     }
-    Some(finding)
+    Some(finding.ran(ran))
 }

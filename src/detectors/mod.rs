@@ -17,6 +17,7 @@ mod unknown_tool_repeat;
 use crate::config::tools::{Cap, ToolKind};
 use crate::config::Config;
 use crate::run::call_record::{CallRecord, Fingerprint};
+use crate::run::change_log::Target;
 use crate::run::history::Run;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
@@ -34,6 +35,16 @@ pub struct Proposal<'a> {
     pub warning_threshold: u32,
     pub critical_threshold: u32,
     pub cap: Option<Cap>,
+    /// The files the call names (`record::effects::named_files`; empty where its arguments were
+    /// not read): an edit of one of them makes the call a new question.
+    pub names: &'a [u32],
+}
+
+impl Proposal<'_> {
+    /// Whether this is the forecast of a `record` (the identical next call), not a real call.
+    pub fn is_forecast(&self) -> bool {
+        self.at.is_none()
+    }
 }
 
 /// Weak evidence needs this many times the thresholds: identical results for different arguments
@@ -98,6 +109,18 @@ struct OutcomeStreak {
     blank: bool,
     /// Every record of the streak has the newest one's arguments.
     one_args: bool,
+    /// Records of the streak that are the proposed call (same arguments).
+    proposed_calls: usize,
+}
+
+impl OutcomeStreak {
+    /// The proposed call repeats a question the streak already answered. For a forecast (the
+    /// identical next call after a record), the recorded call must itself have been a repeat:
+    /// a model going through new arguments is not told what repeating one would do.
+    fn repeats_a_call(&self, proposal: &Proposal) -> bool {
+        let asked_before = if proposal.is_forecast() { 2 } else { 1 };
+        self.proposed_calls >= asked_before
+    }
 }
 
 /// What the detectors ask of the window's records of the proposed fingerprint, gathered in one
@@ -111,6 +134,26 @@ struct SameCall<'r> {
     /// A record that changed something (`CallRecord::changed_state`) is newer than
     /// `newest_settled` (or there is none): the proposed call's quiet streak starts afresh.
     changed_since_settled: bool,
+}
+
+/// The proposed call's newest completed records that returned one result (its
+/// `same_outcome_run`), and the calls that changed the world (`CallRecord::changed_world`) while
+/// they did: the evidence `generic_repeat` weighs when an identical call follows changes.
+pub(crate) struct SameResults {
+    /// Identical results in a row.
+    pub results: u32,
+    /// Calls that changed the world from the first of those results until now (for a read of
+    /// named files, edits of other files do not count).
+    pub changes: u32,
+    /// Of them, the calls after the newest result (since the call last ran).
+    pub changes_since: u32,
+    /// A change since the call last ran may make its result new: it touched a file the call
+    /// names, changed the working directory, or changed something that no change between its
+    /// identical results had (a new hypothesis, not another try of the same one).
+    pub untested_change: bool,
+    /// A call made before showed something new in between with no change to explain it: the
+    /// world changes by itself.
+    pub changed_by_itself: bool,
 }
 
 /// A repeating pattern at the end of the window that the proposed call continues.
@@ -128,6 +171,8 @@ pub struct Window<'r> {
     pub run: &'r Run,
     /// Records after the last host-reported progress, oldest first.
     records: &'r [CallRecord],
+    /// The index in the run's window of `records`' first record.
+    first: usize,
     /// The proposed fingerprint's records among them, summarised once.
     same: SameCall<'r>,
     /// The proposed tool's outcome streak (`error_repeat` and `stall` both ask for it).
@@ -137,7 +182,8 @@ pub struct Window<'r> {
 
 impl<'r> Window<'r> {
     fn new(run: &'r Run, proposal: &Proposal, config: &Config) -> Window<'r> {
-        let records = run.records().get(run.first_counted()..).unwrap_or_default();
+        let first = run.first_counted();
+        let records = run.records().get(first..).unwrap_or_default();
         let max_period = if config.detectors.cycle {
             config.max_cycle_period as usize
         } else {
@@ -148,6 +194,7 @@ impl<'r> Window<'r> {
         Window {
             run,
             records,
+            first,
             same,
             tool_streak,
             pattern,
@@ -182,6 +229,104 @@ impl<'r> Window<'r> {
             return 0;
         }
         self.last_settled().map_or(0, |r| r.no_progress())
+    }
+
+    /// Of the proposed call's quiet streak (its newest `quiet` settled records), how many ran.
+    fn quiet_ran(&self, proposal: &Proposal, quiet: u32) -> u32 {
+        let ran = self
+            .same_call(proposal)
+            .filter(|r| !r.is_pending())
+            .take(quiet as usize)
+            .filter(|r| r.outcome().is_some())
+            .count();
+        u32::try_from(ran).unwrap_or(u32::MAX)
+    }
+
+    /// Whether a record older than `records[index]` made the same call as `record`.
+    fn asked_before(&self, index: usize, record: &CallRecord) -> bool {
+        self.records
+            .get(..index)
+            .unwrap_or_default()
+            .iter()
+            .any(|earlier| earlier.same_call(record.tool(), &record.args))
+    }
+
+    /// Completed calls since the newest one that changed the world (`CallRecord::changed_world`)
+    /// that returned only what the same call had returned before (polls excepted): how long the
+    /// run has been going round the same answers, whatever new reads came in between.
+    fn repeats_since_change(&self) -> u32 {
+        let repeats = self
+            .records
+            .iter()
+            .rev()
+            .take_while(|r| !r.changed_world())
+            .filter(|r| r.outcome().is_some() && !r.is_novel() && r.kind() != ToolKind::Poll)
+            .count();
+        u32::try_from(repeats).unwrap_or(u32::MAX)
+    }
+
+    /// The proposed call's identical results and what changed the world around them (see
+    /// `SameResults`); `None` when the call has no completed record.
+    fn same_results(&self, proposal: &Proposal) -> Option<SameResults> {
+        let results = self.last_done()?.same_outcome_run();
+        let mut same = SameResults {
+            results,
+            changes: 0,
+            changes_since: 0,
+            untested_change: false,
+            changed_by_itself: false,
+        };
+        let mut since: Vec<Target> = Vec::new();
+        let mut before: Vec<Target> = Vec::new();
+        let mut completed = 0;
+        let reads_only_named = proposal.kind == ToolKind::Read && !proposal.names.is_empty();
+        for (i, record) in self.records.iter().enumerate().rev() {
+            let same_call = proposal
+                .tool_index
+                .is_some_and(|tool| record.same_call(tool, &proposal.args));
+            if same_call {
+                if record.outcome().is_some() {
+                    completed += 1;
+                    if completed >= results {
+                        break;
+                    }
+                }
+                continue;
+            }
+            if !record.changed_world() {
+                // A read made before that now shows something new, with nothing in between to
+                // explain it: the world changes by itself (another process, the clock), so an
+                // identical result is no proof the next one will be.
+                same.changed_by_itself |= record.changed_state() && self.asked_before(i, record);
+                continue;
+            }
+            let targets = self.run.changes.targets(self.run.seq_of(self.first + i));
+            if reads_only_named
+                && targets
+                    .clone()
+                    .all(|t| matches!(t, Target::File(f) if !proposal.names.contains(&f)))
+            {
+                // Edits of other files cannot change what a read of named files returns.
+                continue;
+            }
+            if completed == 0 {
+                same.changes_since += 1;
+                for target in targets {
+                    same.untested_change |= match target {
+                        Target::Everything => true,
+                        Target::File(file) => proposal.names.contains(&file),
+                        Target::Call(_) => false,
+                    };
+                    since.push(target);
+                }
+            } else {
+                same.changes += 1;
+                before.extend(targets);
+            }
+        }
+        same.changes += same.changes_since;
+        same.untested_change |= since.iter().any(|target| !before.contains(target));
+        Some(same)
     }
 
     /// The run's stale stretch (`Run::stale_calls`) when the proposed call is one of its calls:
@@ -267,12 +412,14 @@ fn gather<'r>(
                     newest_is_error: record.is_error(),
                     blank: record.is_blank(),
                     one_args: true,
+                    proposed_calls: usize::from(same_call),
                 };
                 streak = Some((record, first));
             }
             Some((newest, streak)) if newest.outcome() == record.outcome() => {
                 streak.len += 1;
                 streak.one_args &= record.args == newest.args;
+                streak.proposed_calls += usize::from(same_call);
             }
             Some(_) => streak_ended = true,
         }
@@ -416,6 +563,20 @@ fn threshold_finding(
     } else {
         None
     }
+}
+
+/// `threshold_finding` held at its warning: the evidence never justifies a refusal.
+fn warning_finding(
+    detector: DetectorId,
+    count: usize,
+    proposal: &Proposal,
+    factor: u32,
+) -> Option<Finding> {
+    let held = Proposal {
+        critical_threshold: u32::MAX,
+        ..proposal.clone()
+    };
+    threshold_finding(detector, count, &held, factor)
 }
 
 /// The finding for a periodic pattern (`ping_pong`, `cycle`) of `count` calls: warning from two

@@ -1,12 +1,14 @@
 //! `stall`: the same tool, called with different arguments, keeps producing the identical outcome
 //! (25 different searches, all "No results found."). Counts the tool's newest completed calls that
-//! share one outcome, across at least two distinct argument sets. Weak evidence (a fourth query
-//! is often the one that finds something), so its thresholds are `WEAK_EVIDENCE_FACTOR` times the
-//! tool's. Only read tools: mutations answer with fixed acknowledgements, command runners print
-//! nothing for most writes, polls are `known_poll_no_progress`'s. Blank outcomes (a `think` tool's
-//! empty answer) say nothing either way, and a shared error is `error_repeat`'s.
+//! share one outcome, across at least two distinct argument sets, and warns at
+//! `WEAK_EVIDENCE_FACTOR` times the tool's warning threshold. New arguments ask a new question (the
+//! eleventh date may have the flight), so a new call is never refused: only a call that repeats
+//! one the streak already answered, once the streak reaches `WEAK_EVIDENCE_FACTOR` times the
+//! critical threshold. Only read tools: mutations answer with fixed acknowledgements, command
+//! runners print nothing for most writes, polls are `known_poll_no_progress`'s. Blank outcomes (a
+//! `think` tool's empty answer) say nothing either way, and a shared error is `error_repeat`'s.
 
-use super::{threshold_finding, Proposal, Window, WEAK_EVIDENCE_FACTOR};
+use super::{threshold_finding, warning_finding, Proposal, Window, WEAK_EVIDENCE_FACTOR};
 use crate::config::tools::ToolKind;
 use crate::config::Config;
 use crate::verdict::{DetectorId, Finding};
@@ -19,7 +21,12 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     if streak.one_args || streak.blank || streak.newest_is_error {
         return None;
     }
-    threshold_finding(
+    let finding = if streak.repeats_a_call(proposal) {
+        threshold_finding
+    } else {
+        warning_finding
+    };
+    finding(
         DetectorId::Stall,
         streak.len,
         proposal,

@@ -1,9 +1,12 @@
 //! `unknown_tool_repeat`: the model keeps calling a tool that does not exist. Counts the window's
 //! calls of the tool that were reported missing, plus refused calls of it after the first report.
+//! A failed call of a tool whose name carries model formatting reports it missing (see
+//! `outcome::carries_model_formatting`), and the refusal says so.
 
 use super::{Proposal, Window};
 use crate::config::Config;
-use crate::verdict::{DetectorId, Finding, Level};
+use crate::record::outcome::carries_model_formatting;
+use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
     let tool = proposal.tool_index?;
@@ -23,11 +26,15 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     let count = u32::try_from(count).unwrap_or(u32::MAX);
     let threshold = config.unknown_tool_threshold;
     (count >= threshold).then(|| {
-        Finding::new(
+        let found = Finding::new(
             DetectorId::UnknownToolRepeat,
             Level::Critical,
             count,
             threshold,
-        )
+        );
+        match carries_model_formatting(proposal.tool) {
+            true => found.on(Basis::ModelFormatting),
+            false => found,
+        }
     })
 }

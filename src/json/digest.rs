@@ -1,10 +1,32 @@
-//! Where canonical bytes go: the `ByteSink` trait (a byte vector, or `HashSink`, a buffered
-//! SHA-256 that leaves no copy of what it hashed behind) and `sha256` of bytes in one piece.
+//! Where canonical bytes go: the `ByteSink` trait (a byte vector, or `HashSink`, a SHA-256 that
+//! leaves no copy of what it hashed behind) and `sha256` of bytes in one piece. An embedding with a
+//! faster SHA-256 than the compiled one (the host's native one, for a wasm build) offers it with
+//! `set_host_sha256`; digests are the same either way.
 
 use sha2::{Digest as _, Sha256};
+use std::cell::Cell;
 
 /// A SHA-256 digest.
 pub type Digest = [u8; 32];
+
+/// A SHA-256 the embedding offers (see `set_host_sha256`); `None` when it failed.
+pub type HostSha256 = fn(&[u8]) -> Option<Digest>;
+
+/// Inputs at least this long go to the host's SHA-256 when there is one: below, the call into the
+/// host costs more than hashing in place (measured in Node: ~1 µs a call, ~3 ns a byte compiled).
+const HOST_SHA256_MIN_BYTES: usize = 512;
+
+thread_local! {
+    static HOST_SHA256: Cell<Option<HostSha256>> = const { Cell::new(None) };
+    /// The zeroed buffer of the last finished `HashSink`, for the next one.
+    static SPARE: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// Offers the embedding's SHA-256 for long inputs (`None` withdraws it); the wasm bindings do.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub fn set_host_sha256(hasher: Option<HostSha256>) {
+    HOST_SHA256.with(|host| host.set(hasher));
+}
 
 /// Anything canonical bytes can be written to.
 pub trait ByteSink {
@@ -18,7 +40,7 @@ pub trait ByteSink {
 /// (brackets, commas, quotes, short keys); the canonical writer copies them into a `HashSink`'s
 /// buffer inline, where a call per piece through `dyn ByteSink` would cost more than the copy.
 pub enum Sink<'a> {
-    /// The buffered SHA-256.
+    /// The SHA-256 sink.
     Hash(&'a mut HashSink),
     /// Any other sink.
     Other(&'a mut dyn ByteSink),
@@ -41,52 +63,100 @@ impl ByteSink for Sink<'_> {
     }
 }
 
-/// Bytes gathered before they are handed to the hasher.
-const HASH_SINK_BUFFER: usize = 256;
+/// Bytes gathered before they are moved to the stream (see `HashSink`).
+const STAGE_BYTES: usize = 256;
+/// A stream buffer that grew past this is not kept for the next sink.
+const SPARE_MAX_BYTES: usize = 64 * 1024;
 
-/// SHA-256 fed through a small buffer. Canonical writers put many tiny pieces (quotes, commas,
-/// keys), and each `update` of the hasher costs far more than copying a few bytes. The buffer
-/// held raw content, so `finish` zeroes the part of it that was ever written.
+/// SHA-256 of everything put, taken in one piece at `finish`, so that a long stream can go to the
+/// host's SHA-256. Canonical writers put many tiny pieces (quotes, commas, keys): they are copied
+/// into a small stage inline, which is moved to the stream when full. Both hold raw content, so
+/// every byte written to them is zeroed at `finish` (or drop); the stream's buffer is then kept,
+/// zeroed, for the next sink.
 pub struct HashSink {
-    hasher: Sha256,
-    buffer: [u8; HASH_SINK_BUFFER],
+    stage: [u8; STAGE_BYTES],
     len: usize,
-    /// The most bytes the buffer held before a flush (those beyond `len` still hold old content).
+    /// The most bytes the stage held before a move (those beyond `len` still hold old content).
     high_water: usize,
+    stream: Vec<u8>,
 }
 
 impl HashSink {
     pub fn new() -> Self {
         HashSink {
-            hasher: Sha256::new(),
-            buffer: [0; HASH_SINK_BUFFER],
+            stage: [0; STAGE_BYTES],
             len: 0,
             high_water: 0,
+            stream: SPARE.with(Cell::take),
         }
     }
 
-    fn flush(&mut self) {
+    /// Moves what is staged to the stream.
+    fn unstage(&mut self) {
         self.high_water = self.high_water.max(self.len);
-        self.hasher
-            .update(self.buffer.get(..self.len).unwrap_or_default());
+        extend_zeroing(
+            &mut self.stream,
+            self.stage.get(..self.len).unwrap_or_default(),
+        );
         self.len = 0;
     }
 
-    /// The digest; the sink's buffer and the hasher's own block buffer are zeroed in place (by
-    /// reference, so no moved copy of them is left behind on the stack).
+    /// The digest; every buffer is zeroed, the stream's kept for the next sink.
     pub fn finish(&mut self) -> Digest {
-        self.flush_and_clear();
-        finish_and_wipe(&mut self.hasher)
+        let digest = if self.stream.is_empty() {
+            sha256(self.stage.get(..self.len).unwrap_or_default())
+        } else {
+            self.unstage();
+            sha256(&self.stream)
+        };
+        self.clear();
+        digest
     }
 
-    /// Hashes what is buffered, then zeroes every buffer byte that was ever written.
-    fn flush_and_clear(&mut self) {
-        self.flush();
-        if let Some(written) = self.buffer.get_mut(..self.high_water) {
-            written.fill(0);
+    /// Zeroes every byte written and hands the stream's buffer over as the spare.
+    fn clear(&mut self) {
+        let written = self.high_water.max(self.len);
+        if let Some(stage) = self.stage.get_mut(..written) {
+            stage.fill(0);
         }
-        std::hint::black_box(&mut self.buffer);
+        std::hint::black_box(&mut self.stage);
+        (self.len, self.high_water) = (0, 0);
+        if self.stream.capacity() == 0 {
+            return;
+        }
+        self.stream.fill(0);
+        self.stream.clear();
+        std::hint::black_box(&mut self.stream);
+        if self.stream.capacity() <= SPARE_MAX_BYTES {
+            SPARE.with(|spare| spare.set(std::mem::take(&mut self.stream)));
+        }
     }
+
+    /// `put` of bytes that do not fit what is left of the stage: the stage moved to the stream,
+    /// then the bytes staged or, if larger than the stage, added to the stream directly.
+    #[inline(never)]
+    fn put_after_unstaging(&mut self, bytes: &[u8]) {
+        self.unstage();
+        if let Some(room) = self.stage.get_mut(..bytes.len()) {
+            room.copy_from_slice(bytes);
+            self.len = bytes.len();
+        } else {
+            extend_zeroing(&mut self.stream, bytes);
+        }
+    }
+}
+
+/// Appends `bytes` to `stream`; when that needs a larger buffer, the old one is zeroed as it goes.
+fn extend_zeroing(stream: &mut Vec<u8>, bytes: &[u8]) {
+    let needed = stream.len() + bytes.len();
+    if needed > stream.capacity() {
+        let mut larger = Vec::with_capacity(needed.max(2 * stream.capacity()).max(4096));
+        larger.extend_from_slice(stream);
+        stream.fill(0);
+        std::hint::black_box(&mut *stream);
+        *stream = larger;
+    }
+    stream.extend_from_slice(bytes);
 }
 
 impl Default for HashSink {
@@ -95,38 +165,30 @@ impl Default for HashSink {
     }
 }
 
+impl Drop for HashSink {
+    /// A sink dropped without `finish` (an error midway) leaves nothing behind either.
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
 impl ByteSink for HashSink {
-    /// Copies `bytes` into the buffer; small enough to be inlined into the canonical writers,
+    /// Copies `bytes` into the stage; small enough to be inlined into the canonical writers,
     /// which put many tiny pieces.
     #[inline]
     fn put(&mut self, bytes: &[u8]) {
         let end = self.len + bytes.len();
-        match self.buffer.get_mut(self.len..end) {
+        match self.stage.get_mut(self.len..end) {
             Some(room) => {
                 room.copy_from_slice(bytes);
                 self.len = end;
             }
-            None => self.put_after_flush(bytes),
+            None => self.put_after_unstaging(bytes),
         }
     }
 
     fn sort(&mut self) -> Sink<'_> {
         Sink::Hash(self)
-    }
-}
-
-impl HashSink {
-    /// `put` of bytes that do not fit what is left of the buffer: hashes the buffer first, then
-    /// buffers `bytes` or, if they are larger than the buffer, hashes them directly.
-    #[inline(never)]
-    fn put_after_flush(&mut self, bytes: &[u8]) {
-        self.flush();
-        if let Some(room) = self.buffer.get_mut(..bytes.len()) {
-            room.copy_from_slice(bytes);
-            self.len = bytes.len();
-        } else {
-            self.hasher.update(bytes);
-        }
     }
 }
 
@@ -140,18 +202,19 @@ impl ByteSink for Vec<u8> {
     }
 }
 
-/// SHA-256 of raw bytes.
+/// SHA-256 of raw bytes: the host's for long inputs when it offers one, else the compiled one.
 pub fn sha256(bytes: &[u8]) -> Digest {
+    let host = HOST_SHA256
+        .with(Cell::get)
+        .filter(|_| bytes.len() >= HOST_SHA256_MIN_BYTES);
+    if let Some(digest) = host.and_then(|hash| hash(bytes)) {
+        return digest;
+    }
     let mut hasher = Sha256::new();
     hasher.update(bytes);
-    finish_and_wipe(&mut hasher)
-}
-
-/// The hasher's digest, then its block buffer overwritten: finalising only rewinds the buffer, and
-/// the last partial block (up to 63 bytes of the hashed text) would otherwise stay in memory.
-fn finish_and_wipe(hasher: &mut Sha256) -> Digest {
     let digest = hasher.finalize_reset().into();
-    // After the reset the buffer is empty; 63 bytes fill it without completing a block.
+    // Finalising only rewinds the block buffer: the last partial block (up to 63 bytes of the
+    // input) stays in it unless overwritten. 63 bytes fill it without completing a block.
     hasher.update([0u8; 63]);
     std::hint::black_box(hasher);
     digest
@@ -162,20 +225,55 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
+    fn compiled_sha256(bytes: &[u8]) -> Digest {
+        Sha256::digest(bytes).into()
+    }
+
     #[test]
-    fn the_hash_sink_hashes_everything_and_leaves_its_buffer_cleared() {
-        let long: Vec<u8> = (0..300u32).map(|i| (i % 251) as u8 + 1).collect();
-        let pieces: [&[u8]; 4] = [b"short", long.get(..200).unwrap(), &long, b"tail"];
+    fn the_hash_sink_hashes_everything_and_leaves_its_buffers_zeroed() {
+        let long: Vec<u8> = (0..3000u32).map(|i| (i % 251) as u8 + 1).collect();
+        let pieces: [&[u8]; 5] = [b"short", long.get(..200).unwrap(), &long, &long, b"tail"];
         let mut sink = HashSink::new();
         for piece in pieces {
             sink.put(piece);
         }
-        let mut copy = HashSink::new();
-        for piece in pieces {
-            copy.put(piece);
-        }
-        copy.flush_and_clear();
-        assert!(copy.buffer.iter().all(|b| *b == 0));
-        assert_eq!(sink.finish(), sha256(&pieces.concat()));
+        assert_eq!(sink.finish(), compiled_sha256(&pieces.concat()));
+        assert!(sink.stage.iter().all(|b| *b == 0));
+        let spare = SPARE.with(Cell::take);
+        assert!(spare.is_empty() && spare.capacity() >= 6000);
+        let mut unfinished = HashSink::new();
+        unfinished.put(&long);
+        unfinished.put(b"x");
+        drop(unfinished);
+        assert!(SPARE.with(Cell::take).capacity() > 0);
+    }
+
+    thread_local! {
+        static HOST_CALLS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    fn counting_host(bytes: &[u8]) -> Option<Digest> {
+        HOST_CALLS.with(|calls| calls.set(calls.get() + 1));
+        Some(compiled_sha256(bytes))
+    }
+
+    #[test]
+    fn long_inputs_go_to_the_host_with_the_same_digest() {
+        set_host_sha256(Some(counting_host));
+        let short = vec![7u8; HOST_SHA256_MIN_BYTES - 1];
+        let long = vec![7u8; HOST_SHA256_MIN_BYTES];
+        assert_eq!(sha256(&short), compiled_sha256(&short));
+        assert_eq!(HOST_CALLS.with(Cell::get), 0);
+        let mut sink = HashSink::new();
+        sink.put(&long);
+        assert_eq!(sink.finish(), compiled_sha256(&long));
+        assert_eq!(HOST_CALLS.with(Cell::get), 1);
+        set_host_sha256(Some(|_| None));
+        assert_eq!(
+            sha256(&long),
+            compiled_sha256(&long),
+            "a failing host falls back"
+        );
+        set_host_sha256(None);
     }
 }

@@ -7,8 +7,9 @@
 //! - `canonical`: the one RFC 8785 writer, reading a parsed value or text; `key_order`: member
 //!   order; `escape`: string escaping; `number_format`: ECMAScript number text; `bignum`: the exact
 //!   arithmetic of both number conversions.
-//! - `digest`: where bytes go (`ByteSink`, the buffered SHA-256 `HashSink`); `writer`: the JSON
-//!   of verdicts and stats.
+//! - `digest`: where bytes go (`ByteSink`, the buffered SHA-256 `HashSink`); `members`: a sink
+//!   that also hashes a canonical object's top-level members; `writer`: the JSON of verdicts and
+//!   stats.
 
 mod bignum;
 pub mod canonical;
@@ -18,6 +19,7 @@ pub mod digest;
 pub(crate) mod escape;
 mod float_parse;
 mod key_order;
+pub(crate) mod members;
 pub mod number_format;
 pub(crate) mod reader;
 #[cfg(test)]

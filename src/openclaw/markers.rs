@@ -24,14 +24,42 @@ struct Pair {
     canonical: bool,
 }
 
-/// Where `needle` next occurs in `s` at or after `from` (a plain scan: the standard library's
-/// substring search costs far more `.wasm` than these short texts need).
+/// Where `needle` next occurs in `s` at or after `from`: the candidates are found by their first
+/// byte, eight bytes at a time (the standard library's substring search costs far more `.wasm`
+/// than these texts need, and comparing the whole needle at every byte costs far more time).
 fn find_from(s: &str, needle: &str, from: usize) -> Option<usize> {
-    let bytes = s.as_bytes().get(from..)?;
-    bytes
-        .windows(needle.len())
-        .position(|window| window == needle.as_bytes())
-        .map(|offset| from + offset)
+    let bytes = s.as_bytes();
+    let (&first, rest) = needle.as_bytes().split_first()?;
+    let mut at = from;
+    loop {
+        at += find_byte(bytes.get(at..)?, first)?;
+        if bytes.get(at + 1..at + needle.len()) == Some(rest) {
+            return Some(at);
+        }
+        at += 1;
+    }
+}
+
+/// Where the first `byte` is in `bytes`, eight bytes at a time.
+fn find_byte(bytes: &[u8], byte: u8) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let pattern = ONES * u64::from(byte);
+    let mut pos = 0;
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        // Bytes equal to `byte` become zero; the lowest flagged zero is exact.
+        let x = u64::from_le_bytes(chunk) ^ pattern;
+        let hits = x.wrapping_sub(ONES) & !x & HIGHS;
+        if hits != 0 {
+            return Some(pos + (hits.trailing_zeros() / 8) as usize);
+        }
+        pos += 8;
+    }
+    let tail = bytes.get(pos..)?;
+    tail.iter().position(|b| *b == byte).map(|i| pos + i)
 }
 
 fn backslashes(bytes: &[u8], from: usize) -> usize {
@@ -206,6 +234,23 @@ mod tests {
 
     fn wrap(id: &str, body: &str) -> String {
         format!("{START}\"{id}\">>>{body}{END}\"{id}\">>>")
+    }
+
+    #[test]
+    fn finds_needles_as_a_plain_scan_does() {
+        let text = "<<x <<<E <<<EXTERNAL <<<EXTERNAL_UNTRUSTED_CONTENT id=\"é<<<END_EXTERNAL_UNTRUSTED_CONTENT id=";
+        for needle in [START, END, "<<<", "x", "é", "id="] {
+            for from in 0..text.len() {
+                let plain = text
+                    .as_bytes()
+                    .get(from..)
+                    .and_then(|b| b.windows(needle.len()).position(|w| w == needle.as_bytes()))
+                    .map(|i| from + i);
+                assert_eq!(find_from(text, needle, from), plain, "{needle} from {from}");
+            }
+        }
+        assert_eq!(find_byte(&[1; 20], 0), None);
+        assert_eq!(find_byte(&[0x80, 0x81, 1, 0, 1, 1, 1, 1, 1], 0), Some(3));
     }
 
     #[test]

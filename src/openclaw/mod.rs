@@ -18,9 +18,10 @@ use crate::error::GuardError;
 use crate::json::canonical::{write_object_without, KeepAll};
 use crate::json::digest::{Digest, HashSink};
 use crate::record::input::{CallInput, OutcomeInput};
+use crate::record::outcome_fields::ResultFields;
 use crate::verdict::{Action, Answer, DetectorId, Level, Observed, Refusal, Verdict};
 use detect::{detect, Found, Limits, WarningKey};
-use outcome::{outcome_of, Outcome};
+use outcome::{outcome_of, outcome_of_fields, Outcome};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -130,8 +131,7 @@ fn normalise_tool(tool: &str) -> Box<str> {
 
 /// The call's signature. An `exec` call's `title` only labels it for display, so it is left out
 /// (as OpenClaw's source does after 2026.9.6; issue 17 asks for it).
-fn signature_of(call: &CallInput, args: &Value) -> Result<Signature, GuardError> {
-    let tool = normalise_tool(&call.tool);
+fn signature_of(call: &CallInput, tool: Box<str>, args: &Value) -> Result<Signature, GuardError> {
     let args = match args.as_object() {
         Some(map) if &*tool == "exec" && map.contains_key("title") => {
             let mut sink = HashSink::new();
@@ -141,6 +141,16 @@ fn signature_of(call: &CallInput, args: &Value) -> Result<Signature, GuardError>
         _ => call.args_digest()?,
     };
     Ok(Signature { tool, args })
+}
+
+/// The call's arguments as a tree where its identity or outcome reads them (`exec` leaves its
+/// `title` out, `process` has actions, `message` delivers or not); elsewhere `null`, and only
+/// their digest is taken, streamed from their text.
+fn args_of(tool: &str, call: &CallInput) -> Result<Value, GuardError> {
+    match tool {
+        "exec" | "process" | "message" => call.args(),
+        _ => Ok(Value::Null),
+    }
 }
 
 /// `process` polls and log reads, and `command_status`.
@@ -176,8 +186,9 @@ impl Engine {
 
     /// Before dispatch.
     pub fn check(&mut self, config: &Config, call: &CallInput) -> Result<Answer, GuardError> {
-        let args = call.args()?;
-        let signature = signature_of(call, &args)?;
+        let tool = normalise_tool(&call.tool);
+        let args = args_of(&tool, call)?;
+        let signature = signature_of(call, tool, &args)?;
         let run_id = call.run_id.as_deref();
         let limits = Limits {
             warning: config.warning_threshold,
@@ -232,9 +243,9 @@ impl Engine {
         side_text: Option<&[u8]>,
     ) -> Result<Answer, GuardError> {
         let call = &input.call;
-        let args = call.args()?;
-        let signature = signature_of(call, &args)?;
-        let run_id = call.run_id.as_deref();
+        let tool = normalise_tool(&call.tool);
+        let args = args_of(&tool, call)?;
+        let signature = signature_of(call, tool, &args)?;
         let outcome = outcome_of(
             &signature.tool,
             &args,
@@ -242,6 +253,57 @@ impl Engine {
             input.error.as_ref(),
             side_text,
         );
+        Ok(self.settle(config, call, signature, outcome))
+    }
+
+    /// `record` of a result handed over field by field (see `ResultFields`; `Absent` is a missing
+    /// result), without building the JSON record: `None` when the arguments were withheld and are
+    /// needed (`process` and `message` outcomes depend on them) or no running call has the call
+    /// id. `record` of the JSON record answers then.
+    pub fn record_fields(
+        &mut self,
+        config: &Config,
+        call: &CallInput,
+        args_withheld: bool,
+        result: &ResultFields,
+    ) -> Result<Option<Answer>, GuardError> {
+        let tool = normalise_tool(&call.tool);
+        let (signature, args) = if args_withheld {
+            let needs_args = matches!(&*tool, "process" | "message");
+            match self.running_signature(call).filter(|_| !needs_args) {
+                Some(signature) => (signature, Value::Null),
+                None => return Ok(None),
+            }
+        } else {
+            let args = args_of(&tool, call)?;
+            (signature_of(call, tool, &args)?, args)
+        };
+        let outcome = outcome_of_fields(&signature.tool, &args, result)?;
+        Ok(Some(self.settle(config, call, signature, outcome)))
+    }
+
+    /// The signature of the newest running call with the call's id, in its run.
+    fn running_signature(&self, call: &CallInput) -> Option<Signature> {
+        let id = call.call_id_key?;
+        let run = self.runs.get(&call.run_id.as_deref().map(str::to_owned))?;
+        run.records
+            .iter()
+            .rev()
+            .find(|r| r.outcome.is_none() && r.call_id == Some(id))
+            .map(|r| r.signature.clone())
+    }
+
+    /// Attaches an outcome to its call, then the post-compaction guard looks at it (one copy for
+    /// both ways a record comes in).
+    #[inline(never)]
+    fn settle(
+        &mut self,
+        config: &Config,
+        call: &CallInput,
+        signature: Signature,
+        outcome: Outcome,
+    ) -> Answer {
+        let run_id = call.run_id.as_deref();
         let history_size = config.history_size as usize;
         let window = config.post_compaction_guard.window_size;
         let run = self.run(run_id, config.max_runs);
@@ -250,7 +312,7 @@ impl Engine {
             run.attach(call.call_id_key, &signature, outcome, history_size);
         }
         let Some(count) = run.after_compaction(&signature, hash, window) else {
-            return Ok(Answer::allow(config.policy, &call.tool, run_id));
+            return Answer::allow(config.policy, &call.tool, run_id);
         };
         let found = Found {
             detector: DetectorId::PostCompactionLoop,
@@ -261,7 +323,7 @@ impl Engine {
             detail: detect::Detail::None,
         };
         let verdict = verdict(&found, Action::Stop, &call.tool, run_id, "");
-        Ok(Answer::Verdict(verdict.under_policy(config.policy)))
+        Answer::Verdict(verdict.under_policy(config.policy))
     }
 
     /// The host compacted the run's context: watch the next `windowSize` outcomes.

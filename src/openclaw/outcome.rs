@@ -6,9 +6,12 @@
 
 use super::markers::{canonical_markers, write_canonical_markers};
 use super::text::{exec_failure_shape, unknown_tool_name};
+use crate::error::GuardError;
 use crate::json::digest::{ByteSink, Digest, HashSink};
 use crate::json::escape::write_string;
 use crate::json::number_format::format_number;
+use crate::record::input::MAX_DEPTH;
+use crate::record::outcome_fields::{ResultFields, TextField};
 use crate::record::volatile_table::{is_send, without_send_ids};
 use serde_json::{Map, Value};
 
@@ -78,7 +81,9 @@ enum F<'a> {
 }
 
 /// The digest of named fields, written as JSON in a fixed order (equal tuples, equal digests;
-/// nothing is built or copied), untrusted-content marker ids read as zeros.
+/// nothing is built or copied), untrusted-content marker ids read as zeros. One copy of this code
+/// serves every tuple.
+#[inline(never)]
 fn digest_fields(fields: &[(&str, F)]) -> Digest {
     let mut sink = HashSink::new();
     for (key, field) in fields {
@@ -139,17 +144,69 @@ pub fn outcome_of(
     let Value::Object(result) = result else {
         return Outcome::plain(digest_fields(&[("value", F::Val(result))]));
     };
-    let empty = Map::new();
-    let details_value = result.get("details").filter(|d| d.is_object());
-    let details = details_value.and_then(Value::as_object).unwrap_or(&empty);
+    let details = result.get("details").filter(|d| d.is_object());
     let text = text_content(result, side_text);
+    let outcome = object_outcome(tool, args, details, &text);
+    zero(text);
+    outcome
+}
+
+/// `outcome_of` a result handed over field by field: the same fingerprints as of the result the
+/// fields stand for (`ResultFields::tree`), without building it. `Absent` is a missing result (a
+/// `null` one, which OpenClaw hashes as a value, comes as JSON).
+pub fn outcome_of_fields(
+    tool: &str,
+    args: &Value,
+    result: &ResultFields,
+) -> Result<Outcome, GuardError> {
+    let (texts, details) = match result {
+        ResultFields::Absent => return Ok(outcome_of(tool, args, None, None, None)),
+        // A string is hashed as the value it is (a string's canonical JSON is its `F::Str`).
+        ResultFields::Text(TextField::Text(text)) => {
+            return Ok(Outcome::plain(digest_fields(&[("value", F::Str(text))])))
+        }
+        ResultFields::Text(hashed) => (std::slice::from_ref(hashed), None),
+        ResultFields::Parts { texts, details, .. } => (texts.as_slice(), *details),
+    };
+    let details = details
+        .map(|text| {
+            crate::json::reader::parse(text, MAX_DEPTH - 1)
+                .map_err(|_| GuardError::record(Some("result"), "result.details is not valid JSON"))
+        })
+        .transpose()?;
+    let text = joined_texts(texts.iter().map(|text| match text {
+        TextField::Text(text) => ("", *text),
+        TextField::Sha256Hex(hex) => (HASHED_TEXT_MARKER, *hex),
+    }));
+    let outcome = object_outcome(
+        tool,
+        args,
+        details.as_ref().filter(|d| d.is_object()),
+        &text,
+    );
+    zero(text);
+    details.into_iter().for_each(crate::guard::scrub);
+    Ok(outcome)
+}
+
+/// Zeroes a text that held raw content as it is dropped.
+fn zero(text: String) {
+    let mut bytes = text.into_bytes();
+    bytes.fill(0);
+    std::hint::black_box(&mut bytes);
+}
+
+/// The outcome of an object result, by its `details` (when an object) and its joined text.
+fn object_outcome(tool: &str, args: &Value, details_value: Option<&Value>, text: &str) -> Outcome {
+    let empty = Map::new();
+    let details = details_value.and_then(Value::as_object).unwrap_or(&empty);
     if details.get("status").and_then(Value::as_str) == Some("blocked")
         && details.get("deniedReason").and_then(Value::as_str) == Some("tool-loop")
     {
         return Outcome::veto();
     }
     if tool == "exec" {
-        if let Some(outcome) = exec_outcome(details, &text) {
+        if let Some(outcome) = exec_outcome(details, text) {
             return outcome;
         }
     }
@@ -160,7 +217,7 @@ pub fn outcome_of(
         };
     }
     if tool == "process" {
-        if let Some(hash) = process_outcome(args, details, &text) {
+        if let Some(hash) = process_outcome(args, details, text) {
             return Outcome::plain(hash);
         }
     }
@@ -173,7 +230,7 @@ pub fn outcome_of(
     let details = details_value.map_or(F::EmptyObject, F::Val);
     Outcome::plain(digest_fields(&[
         ("details", details),
-        ("text", F::Str(&text)),
+        ("text", F::Str(text)),
     ]))
 }
 
@@ -198,6 +255,10 @@ fn error_text(error: &Value) -> String {
     }
 }
 
+/// How a text the host handed over as its SHA-256 (`textSha256`) stands in the joined text: this
+/// marker, then the digest's hex.
+const HASHED_TEXT_MARKER: &str = "\u{0}sha256:";
+
 /// The text parts (`{type, text}` with string fields), joined by newlines and trimmed. A long
 /// text the host handed over as its SHA-256 (`textSha256`) stands in by that digest; one passed
 /// beside the record (`textSide`) is `side_text`.
@@ -206,30 +267,39 @@ fn text_content(result: &Map<String, Value>, side_text: Option<&[u8]>) -> String
         return String::new();
     };
     let side = side_text.map(String::from_utf8_lossy);
+    let texts = parts
+        .iter()
+        .filter_map(Value::as_object)
+        .filter_map(|part| {
+            if !part.get("type").is_some_and(Value::is_string) {
+                return None;
+            }
+            match (part.get("text"), part.get("textSha256")) {
+                (Some(Value::String(text)), _) => Some(("", text.as_str())),
+                (None, Some(Value::String(hex))) => Some((HASHED_TEXT_MARKER, hex.as_str())),
+                _ => match (&side, part.get("textSide")) {
+                    (Some(side), Some(Value::Bool(true))) => Some(("", side.as_ref())),
+                    _ => None,
+                },
+            }
+        });
+    joined_texts(texts)
+}
+
+/// Texts (each after its marker) joined by newlines, then trimmed as `String#trim` trims.
+fn joined_texts<'t>(texts: impl Iterator<Item = (&'static str, &'t str)>) -> String {
     let mut joined = String::new();
-    let mut first = true;
-    for part in parts.iter().filter_map(Value::as_object) {
-        if !part.get("type").is_some_and(Value::is_string) {
-            continue;
-        }
-        let (text, marker) = match (part.get("text"), part.get("textSha256")) {
-            (Some(Value::String(text)), _) => (text.as_str(), ""),
-            (None, Some(Value::String(hex))) => (hex.as_str(), "\u{0}sha256:"),
-            _ => match (&side, part.get("textSide")) {
-                (Some(side), Some(Value::Bool(true))) => (side.as_ref(), ""),
-                _ => continue,
-            },
-        };
-        if !first {
+    for (i, (marker, text)) in texts.enumerate() {
+        if i > 0 {
             joined.push('\n');
         }
-        first = false;
         joined.push_str(marker);
         joined.push_str(text);
     }
-    let trimmed = js_trim(&joined).len();
-    if trimmed != joined.len() {
-        joined = js_trim(&joined).to_owned();
+    let trimmed = js_trim(&joined);
+    if trimmed.len() != joined.len() {
+        let owned = trimmed.to_owned();
+        zero(std::mem::replace(&mut joined, owned));
     }
     joined
 }

@@ -1,9 +1,14 @@
 //! Failures that come back as text. Many tools do not throw or set `isError` when they fail: a
 //! shell prints `bash: foo: command not found`, an editor answers "Your proposed edit has
 //! introduced new syntax error(s)", an API wrapper returns "Error: order not found". The guard
-//! counts such a result as an error (it feeds `error_repeat` and never counts as a change) while
-//! hashing its text exactly as any other result.
+//! counts such a result as an error (it feeds `error_repeat` and never counts as a change).
+//!
+//! A failure's text is hashed with its numbers masked (`put_masked`): a shell's line counter
+//! (`bash: line 11301: cd: x: No such file or directory`), a traceback's line numbers after an
+//! edit moved the code, a pid or a request id do not make the same failure a new one. Successful
+//! results keep their numbers (a percentage that climbs is progress).
 
+use crate::json::digest::ByteSink;
 use crate::record::outcome::MAX_SCANNED_TEXT_BYTES;
 
 /// How the first non-blank line of a failure text starts.
@@ -40,6 +45,65 @@ pub fn reports_failure(text: &str) -> bool {
             .any(|ending| first_line.ends_with(ending))
 }
 
+/// Frames a failure's text (at most `MAX_SCANNED_TEXT_BYTES`) with its numbers masked: `m`, the
+/// text with every run of 8 or more hex digits that holds a decimal digit (ids, hashes,
+/// addresses) replaced by the byte `HEX_MARK` and every other run of decimal digits by
+/// `NUMBER_MARK`, then `END_MARK` (none of the three bytes occurs in UTF-8).
+pub fn put_masked(text: &[u8], sink: &mut dyn ByteSink) {
+    sink.put(b"m");
+    let mut copied = 0;
+    let mut i = 0;
+    while i < text.len() {
+        let run = text
+            .get(i..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|b| b.is_ascii_hexdigit())
+            .count();
+        if run == 0 {
+            i += 1;
+            continue;
+        }
+        let end = i + run;
+        let digits = text.get(i..end).unwrap_or_default();
+        if digits.iter().any(u8::is_ascii_digit) {
+            sink.put(text.get(copied..i).unwrap_or_default());
+            if run >= 8 {
+                sink.put(&[HEX_MARK]);
+            } else {
+                put_numbers_masked(digits, sink);
+            }
+            copied = end;
+        }
+        i = end;
+    }
+    sink.put(text.get(copied..).unwrap_or_default());
+    sink.put(&[END_MARK]);
+}
+
+/// Stands for a long hex run in a masked failure text.
+const HEX_MARK: u8 = 0xF8;
+/// Stands for a run of decimal digits in a masked failure text.
+const NUMBER_MARK: u8 = 0xF9;
+/// Ends a masked failure text.
+const END_MARK: u8 = 0xFF;
+
+/// `hex` (a short run of hex digits) with each run of decimal digits replaced by `NUMBER_MARK`.
+fn put_numbers_masked(hex: &[u8], sink: &mut dyn ByteSink) {
+    let mut in_number = false;
+    for byte in hex {
+        if byte.is_ascii_digit() {
+            if !in_number {
+                sink.put(&[NUMBER_MARK]);
+            }
+            in_number = true;
+        } else {
+            sink.put(std::slice::from_ref(byte));
+            in_number = false;
+        }
+    }
+}
+
 /// Whether a text says nothing: empty or whitespace only.
 pub fn is_blank(text: &str) -> bool {
     text.trim().is_empty()
@@ -47,7 +111,46 @@ pub fn is_blank(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::reports_failure;
+    use super::{put_masked, reports_failure};
+
+    fn masked(text: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        put_masked(text.as_bytes(), &mut out);
+        out
+    }
+
+    #[test]
+    fn masking_keeps_words_and_drops_numbers_and_ids() {
+        let counter =
+            |n: u32| format!("/bin/bash: line {n}: cd: fastjson/: No such file or directory");
+        assert_eq!(masked(&counter(11301)), masked(&counter(11302)));
+        assert_eq!(masked(&counter(7)), masked(&counter(123456)));
+        assert_ne!(
+            masked(&counter(7)),
+            masked("/bin/bash: line 7: cd: other/: No such file or directory")
+        );
+        // Ids: a long hex run is one mark whatever its length; short runs keep their letters.
+        assert_eq!(
+            masked("Error: request 9f86d081884c7d65 failed"),
+            masked("Error: request 3c2a6b1f00 failed")
+        );
+        assert_ne!(
+            masked("Error: req_1b2c failed"),
+            masked("Error: req_1a2c failed")
+        );
+        assert_eq!(
+            masked("Error: req_1b2c failed"),
+            masked("Error: req_77b0c failed")
+        );
+        // Letters-only hex words are text.
+        assert_ne!(masked("Error: deadbeef"), masked("Error: cafebabe"));
+        // Framing: the marks cannot be confused with text, and the end is marked.
+        assert_eq!(masked("a1"), [b'm', b'a', 0xF9, 0xFF]);
+        assert_eq!(
+            masked("x 0123456789abcdef y"),
+            [b'm', b'x', b' ', 0xF8, b' ', b'y', 0xFF]
+        );
+    }
 
     #[test]
     fn failure_texts() {

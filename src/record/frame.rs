@@ -71,7 +71,7 @@ shared_codes! {
 
     /// The shape of an outcome's result in `Form::Fields` (see `ResultFields`).
     pub enum ResultShape {
-        /// No result, or `null`: no text entries.
+        /// No result: no text entries (the wrapper sends a `null` result as JSON).
         Absent = 0,
         /// A string result: one text entry.
         Text = 1,

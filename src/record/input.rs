@@ -5,6 +5,7 @@ use crate::config::describe;
 use crate::error::{ErrorCode, GuardError};
 use crate::json::canonical::KeepAll;
 use crate::json::digest::{ByteSink, Digest, HashSink};
+use crate::json::members::{MemberHashes, MemberSink};
 use crate::json::reader::{JsonError, Reader};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -46,6 +47,24 @@ impl CallInput<'_> {
             }
         }
         Ok(hasher.finish())
+    }
+
+    /// `args_digest`, and the hashes of the arguments' top-level members (`json::members`; none
+    /// when they are not an object).
+    pub fn args_digest_and_members(&self) -> Result<(Digest, Vec<MemberHashes>), GuardError> {
+        let mut hasher = HashSink::new();
+        let Some(raw) = self.args_raw else {
+            hasher.put(b"{}");
+            return Ok((hasher.finish(), Vec::new()));
+        };
+        let mut sink = MemberSink::new(&mut hasher);
+        let mut reader = Reader::new(raw);
+        reader
+            .write_canonical(MAX_DEPTH, &KeepAll, &mut sink)
+            .and_then(|()| reader.end())
+            .map_err(|e| field_error(e, "args"))?;
+        let members = sink.members();
+        Ok((hasher.finish(), members))
     }
 
     /// The parsed arguments; absent or `null` arguments are `{}`.

@@ -7,7 +7,7 @@
 use crate::json::canonical::{write_value, KeyFilter};
 use crate::json::digest::ByteSink;
 use crate::record::input::MAX_DEPTH;
-use crate::record::outcome::{put_text, MAX_SCANNED_TEXT_BYTES};
+use crate::record::outcome::{put_text, Framing, MAX_SCANNED_TEXT_BYTES};
 use crate::record::volatile_table::without_send_ids;
 use serde_json::Value;
 
@@ -22,7 +22,13 @@ fn json_of(text: &str) -> Option<Value> {
 
 /// Frames a content text part: `J` and its canonical JSON without `keys` (and, for a delivering
 /// call, without message objects' own ids) when it holds JSON, else as text.
-pub fn put_content_text(text: &str, send: bool, keys: &dyn KeyFilter, sink: &mut dyn ByteSink) {
+pub fn put_content_text(
+    text: &str,
+    send: bool,
+    keys: &dyn KeyFilter,
+    framing: Framing,
+    sink: &mut dyn ByteSink,
+) {
     match json_of(text) {
         Some(value) => {
             sink.put(b"J");
@@ -34,6 +40,6 @@ pub fn put_content_text(text: &str, send: bool, keys: &dyn KeyFilter, sink: &mut
             write_value(&value, keys, sink);
             crate::guard::scrub(value);
         }
-        None => put_text(text.as_bytes(), sink),
+        None => put_text(text.as_bytes(), framing, sink),
     }
 }

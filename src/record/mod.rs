@@ -3,6 +3,7 @@
 //! arguments and outcomes, including what makes two results the same (volatile keys, JSON inside
 //! text, failures written as text).
 
+pub(crate) mod effects;
 pub(crate) mod failure_text;
 // Only the wasm bindings read frames; natively the decoder is built for its own unit tests, which
 // leave `Status` (the bindings' answer) unused.
@@ -13,4 +14,5 @@ pub mod input;
 pub(crate) mod json_text;
 pub mod outcome;
 pub(crate) mod outcome_fields;
+pub(crate) mod quote;
 pub(crate) mod volatile_table;

@@ -12,7 +12,7 @@
 use crate::error::GuardError;
 use crate::json::canonical::{write_object_without, write_value, KeyFilter};
 use crate::json::digest::{sha256, ByteSink, Digest, HashSink};
-use crate::record::failure_text::{is_blank, reports_failure};
+use crate::record::failure_text::{is_blank, put_masked, reports_failure};
 use crate::record::json_text::put_content_text;
 use crate::record::volatile_table::without_send_ids;
 use serde_json::{Map, Value};
@@ -268,13 +268,14 @@ fn finish(
     facts: ResultFacts,
     send: bool,
 ) -> OutcomeDigest {
+    let framing = Framing::of(kind, &facts);
     let mut hasher = HashSink::new();
     hasher.put(OUTCOME_TAG);
     hasher.put(&[kind as u8]);
     for part in parts {
         match part {
-            Part::Text(text) => put_text(text, &mut hasher),
-            Part::ContentText(text) => put_content_text(text, send, keys, &mut hasher),
+            Part::Text(text) => put_text(text, framing, &mut hasher),
+            Part::ContentText(text) => put_content_text(text, send, keys, framing, &mut hasher),
             Part::Hashed(digest) => put_text_digest(digest, &mut hasher),
             Part::Json(value) => {
                 hasher.put(b"j");
@@ -298,9 +299,33 @@ fn finish(
     }
 }
 
-/// Frames a text part: inline up to `MAX_SCANNED_TEXT_BYTES`, else by its SHA-256.
-pub(crate) fn put_text(text: &[u8], sink: &mut dyn ByteSink) {
+/// How a text part is framed: as it is, or (in a failure, see `failure_text`) with its numbers
+/// masked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Framing {
+    Exact,
+    Failure,
+}
+
+impl Framing {
+    /// The framing of an outcome's texts: `Failure` for an error (thrown, `isError`, or a
+    /// failure text).
+    pub(crate) fn of(kind: Kind, facts: &ResultFacts) -> Framing {
+        if kind == Kind::Error || facts.failed {
+            Framing::Failure
+        } else {
+            Framing::Exact
+        }
+    }
+}
+
+/// Frames a text part: inline up to `MAX_SCANNED_TEXT_BYTES` (masked in a failure), else by its
+/// SHA-256.
+pub(crate) fn put_text(text: &[u8], framing: Framing, sink: &mut dyn ByteSink) {
     match u32::try_from(text.len()) {
+        Ok(_) if text.len() <= MAX_SCANNED_TEXT_BYTES && framing == Framing::Failure => {
+            put_masked(text, sink);
+        }
         Ok(len) if text.len() <= MAX_SCANNED_TEXT_BYTES => {
             sink.put(b"t");
             sink.put(&len.to_le_bytes());
@@ -613,6 +638,15 @@ pub fn missing_tool_name(message: &str) -> Option<String> {
 
 pub(crate) fn names_missing_tool(message: &str) -> bool {
     missing_tool_name(message).is_some()
+}
+
+/// Whether a tool name carries a model's chat-template formatting (`echo<|channel|>commentary`):
+/// no host has such a tool, so a failed call of it reports a missing tool whatever its error says.
+pub fn carries_model_formatting(tool: &str) -> bool {
+    // Byte pairs, not `str::contains`: its substring searcher costs kilobytes of `.wasm`.
+    tool.as_bytes()
+        .windows(2)
+        .any(|pair| pair == b"<|" || pair == b"|>")
 }
 
 fn first_token(text: &str) -> Option<String> {

@@ -10,7 +10,8 @@ use crate::json::reader::Reader;
 use crate::record::input::MAX_DEPTH;
 use crate::record::json_text::put_content_text;
 use crate::record::outcome::{
-    digest_from_hex, put_text, put_text_digest, Kind, OutcomeDigest, ResultFacts, OUTCOME_TAG,
+    digest_from_hex, put_text, put_text_digest, Framing, Kind, OutcomeDigest, ResultFacts,
+    OUTCOME_TAG,
 };
 use serde_json::{Map, Value};
 
@@ -27,7 +28,9 @@ pub enum TextField<'a> {
 /// A result handed over field by field.
 #[derive(Debug, Clone)]
 pub enum ResultFields<'a> {
-    /// No result, or `null`.
+    /// No result. The default and strict presets digest a `null` result the same way; the
+    /// `openclaw` preset hashes `null` as a value (as OpenClaw does), so a `null` result is handed
+    /// over as JSON.
     Absent,
     /// A string result.
     Text(TextField<'a>),
@@ -128,8 +131,9 @@ pub fn digest_result_fields(
         }
         ResultFields::Text(text) => {
             sink.put(&[Kind::Result as u8]);
-            put_text_field(text, None, &mut sink)?;
-            (Kind::Result, ResultFacts::of_texts([inline(text)], false))
+            let facts = ResultFacts::of_texts([inline(text)], false);
+            put_text_field(text, None, Framing::of(Kind::Result, &facts), &mut sink)?;
+            (Kind::Result, facts)
         }
         ResultFields::Parts {
             texts,
@@ -140,8 +144,9 @@ pub fn digest_result_fields(
             let kind = if is_error { Kind::Error } else { Kind::Result };
             sink.put(&[kind as u8]);
             let mut facts = ResultFacts::of_texts(texts.iter().map(inline), is_error);
+            let framing = Framing::of(kind, &facts);
             for text in texts {
-                put_text_field(text, Some(keys), &mut sink)?;
+                put_text_field(text, Some(keys), framing, &mut sink)?;
             }
             if let Some(details) = details {
                 sink.put(b"j");
@@ -174,16 +179,17 @@ fn inline<'a>(text: &TextField<'a>) -> Option<&'a str> {
 }
 
 /// A text: a string result (`content_keys` `None`) as it is, a content text part as
-/// `json_text` frames it with those keys.
+/// `json_text` frames it with those keys; `framing` as the outcome's.
 fn put_text_field(
     text: &TextField,
     content_keys: Option<&dyn KeyFilter>,
+    framing: Framing,
     sink: &mut dyn ByteSink,
 ) -> Result<(), GuardError> {
     match text {
         TextField::Text(text) => match content_keys {
-            Some(keys) => put_content_text(text, false, keys, sink),
-            None => put_text(text.as_bytes(), sink),
+            Some(keys) => put_content_text(text, false, keys, framing, sink),
+            None => put_text(text.as_bytes(), framing, sink),
         },
         TextField::Sha256Hex(hex) => put_text_digest(&digest_from_hex(Some(hex))?, sink),
     }

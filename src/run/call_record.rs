@@ -225,6 +225,14 @@ impl CallRecord {
     pub fn changed_state(&self) -> bool {
         self.is_novel() && !self.is_error() && self.kind() != ToolKind::Poll
     }
+
+    /// Whether this call changed the world, not only what the model knows: it changed something
+    /// (`changed_state`) and may write (a mutation, an edit, a command that writes; its kind as
+    /// `record::effects` refined it). A read that shows something new changes no other call's
+    /// result.
+    pub fn changed_world(&self) -> bool {
+        self.changed_state() && matches!(self.kind(), ToolKind::Mutate | ToolKind::Command)
+    }
 }
 
 #[cfg(test)]

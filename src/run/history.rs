@@ -4,9 +4,12 @@
 
 use crate::config::tools::ToolKind;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
+use crate::run::change_log::ChangeLog;
+use crate::run::last_arguments::LastArguments;
 use crate::run::record_meta::MAX_TOOLS;
 use crate::run::streaks::Streaks;
 use crate::run::tool_table::ToolTable;
+use crate::verdict::DetectorId;
 use std::collections::VecDeque;
 
 /// Slots a run's record buffer has beyond `history_size`. The window slides through them and is
@@ -57,6 +60,10 @@ pub struct Run {
     pub turns: u32,
     /// Times of the allowed calls of capped tools, at most `cap.calls` each.
     pub cap_log: Vec<(String, VecDeque<f64>)>,
+    /// What the window's calls may have changed.
+    pub changes: ChangeLog,
+    /// The argument members of each read tool's last checked call.
+    pub last_arguments: LastArguments,
 }
 
 impl Run {
@@ -166,13 +173,22 @@ impl Run {
         self.records.shrink_to(history_size + SPARE_SLOTS);
     }
 
-    /// Drops the oldest record (its slot is reclaimed when the window moves to the front).
+    /// Drops the oldest record (its slot is reclaimed when the window moves to the front) and
+    /// what it may have changed.
     fn pop_oldest(&mut self) {
         if let Some(oldest) = self.records().first() {
             let missing = u32::from(oldest.reported_missing());
             self.missing_reports = self.missing_reports.saturating_sub(missing);
             self.start += 1;
+            let first_seq = self.next_seq.saturating_sub(self.records().len() as u64);
+            self.changes.drop_before(first_seq);
         }
+    }
+
+    /// The history position of the record at `index` of the window.
+    pub fn seq_of(&self, index: usize) -> u64 {
+        let newer = self.records().len().saturating_sub(index) as u64;
+        self.next_seq.saturating_sub(newer)
     }
 
     /// The newest pending record of `tool` whose argument text matches: its fingerprint can be
@@ -240,15 +256,26 @@ impl Run {
                 self.trailing_vetoes = self.trailing_vetoes.saturating_add(1);
                 self.stale_calls = self.stale_calls.saturating_add(1);
             }
-            RecordState::Completed { .. } => {
+            RecordState::Completed { blank, .. } => {
                 self.trailing_vetoes = 0;
                 if !before.seen() {
-                    self.stale_calls = 0;
+                    // A new question answered with nothing (an empty `grep`) neither adds to a
+                    // stale stretch nor ends it.
+                    if !blank {
+                        self.stale_calls = 0;
+                    }
                 } else if kind != ToolKind::Poll {
                     self.stale_calls = self.stale_calls.saturating_add(1);
                 }
             }
             RecordState::Pending => {}
+        }
+    }
+
+    /// Notes on the record at `index` that `detector` warned about it.
+    pub fn mark_warned(&mut self, index: usize, detector: DetectorId) {
+        if let Some(record) = self.records.get_mut(self.start + index) {
+            record.set_warned(Some(detector));
         }
     }
 

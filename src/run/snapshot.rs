@@ -11,8 +11,11 @@
 
 use crate::error::{ErrorCode, GuardError};
 use crate::json::digest::sha256;
+use crate::json::members::MAX_MEMBERS;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
+use crate::run::change_log::Target;
 use crate::run::history::{CompactionWatch, Run};
+use crate::run::last_arguments::TOOLS_KEPT;
 use crate::run::record_meta::{
     detector_code, detector_from_code, kind_code, kind_from_code, OutcomeFlags, MAX_TOOLS,
 };
@@ -26,12 +29,16 @@ const MAGIC: &[u8; 4] = b"TLGS";
 /// 3: as 2 with 64-bit fingerprints; a pending record's call id is its 40-bit key.
 /// 4: as 3 with the run's count of stale calls after its turns, and two more record flags (novel,
 /// blank); call-id keys are 38 bits.
-const VERSION: u8 = 4;
-/// The older versions this build still reads. Their records carry no novelty, so an imported
-/// run's old records never count as a change (the stricter reading); their call-id keys are cut
-/// to 38 bits, which is what this build matches.
+/// 5: as 4 with, after the records, the change log (what the window's calls may have changed)
+/// and each read tool's last argument members.
+const VERSION: u8 = 5;
+/// The older versions this build still reads. Records of versions 2 and 3 carry no novelty, so an
+/// imported run's old records never count as a change (the stricter reading); their call-id keys
+/// are cut to 38 bits, which is what this build matches. Runs of versions 2 to 4 have no change
+/// log: their old edits name no file, so no later call counts as touched by them.
 const VERSION_128_BIT: u8 = 2;
 const VERSION_64_BIT: u8 = 3;
+const VERSION_NO_CHANGE_LOG: u8 = 4;
 
 /// Encodes `run` (with its id; `None` for the default run).
 pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
@@ -103,6 +110,21 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
         w.u32(r.same_outcome_run());
         w.u32(r.no_progress());
     }
+    w.len(run.changes.entries().len());
+    for (seq, target) in run.changes.entries() {
+        w.u64(*seq);
+        w.u8(target.code());
+        w.u32(target.key());
+    }
+    w.len(run.last_arguments.entries().len());
+    for (tool, members) in run.last_arguments.entries() {
+        w.u32(*tool);
+        w.len(members.len());
+        for (key, value) in members {
+            w.u32(*key);
+            w.u32(*value);
+        }
+    }
     w.sealed()
 }
 
@@ -127,7 +149,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
     let mut fingerprint_len = 8;
     let version = r.u8()?;
     match version {
-        VERSION | VERSION_64_BIT => {}
+        VERSION | VERSION_NO_CHANGE_LOG | VERSION_64_BIT => {}
         VERSION_128_BIT => fingerprint_len = 16,
         version => {
             return Err(corrupt(&format!(
@@ -146,7 +168,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
     run.trailing_vetoes = r.u32()?;
     run.progress_floor = r.u64()?;
     run.turns = r.u32()?;
-    if version == VERSION {
+    if version >= VERSION_NO_CHANGE_LOG {
         run.stale_calls = r.u32()?;
     }
     let tools = r.len()?;
@@ -233,6 +255,36 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         record.set_counters(same_outcome_run, r.u32()?);
         run.restore(record);
     }
+    if version == VERSION {
+        let first_seq = run.next_seq - u64::from(records);
+        let mut newest = first_seq;
+        for _ in 0..r.len()? {
+            let seq = r.u64()?;
+            if seq < newest || seq >= run.next_seq {
+                return Err(corrupt("its change log names a call outside its window"));
+            }
+            newest = seq;
+            let code = r.u8()?;
+            let target = Target::from_code(code, r.u32()?)
+                .ok_or_else(|| corrupt("its change log holds an unknown target"))?;
+            run.changes.restore(seq, target);
+        }
+        let tools = r.len()?;
+        if tools as usize > TOOLS_KEPT {
+            return Err(corrupt("it remembers the arguments of too many tools"));
+        }
+        for _ in 0..tools {
+            let tool = r.u32()?;
+            let count = r.len()?;
+            if count as usize > MAX_MEMBERS {
+                return Err(corrupt("a tool's last arguments have too many members"));
+            }
+            let members = (0..count)
+                .map(|_| Ok((r.u32()?, r.u32()?)))
+                .collect::<Result<Vec<_>, GuardError>>()?;
+            run.last_arguments.restore(tool, members);
+        }
+    }
     if !r.at_end() {
         return Err(corrupt("it has trailing bytes"));
     }
@@ -301,9 +353,50 @@ mod tests {
     }
 
     #[test]
-    fn version_4_bytes_stay_as_they_were() {
-        let bytes = encode(Some("r"), &every_kind_of_record());
+    fn version_5_bytes_stay_as_they_are() {
+        let mut run = every_kind_of_record();
+        let newest = run.next_seq - 1;
+        run.changes.restore(newest - 3, Target::File(0xdead_beef));
+        run.changes.restore(newest - 3, Target::Call(7));
+        run.changes.restore(newest, Target::Everything);
+        run.last_arguments
+            .restore(0x1234_5678, vec![(1, 2), (3, 4)]);
+        let bytes = encode(Some("r"), &run);
         let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex, VERSION_5_HEX);
+        let (id, decoded) = decode(&bytes).unwrap_or_default();
+        assert_eq!(id.as_deref(), Some("r"));
+        assert_eq!(decoded.changes, run.changes);
+        assert_eq!(decoded.last_arguments, run.last_arguments);
+        assert_eq!(encode(Some("r"), &decoded), bytes);
+    }
+
+    /// `every_kind_of_record` with three change-log entries and one tool's last arguments, as
+    /// version 5 writes it.
+    const VERSION_5_HEX: &str = concat!(
+        "544c4753050101000000720f000000000000000100000003000000000000000c000000010000000200000004",
+        "0000007265616404000000656469740100000004000000656469740100000000000000000004400104000000",
+        "01000000010400000072656164010101010101010102020202020202020f0000000000010101010101010101",
+        "000000000000f03f00edfe000000000000ffffffff3f00000000000000000000000001000202020202020202",
+        "0200000000000000400200000000000000000400010000000100000001000303030303030303020000000000",
+        "0008400201010101010101010500010000000100000001000404040404040404020000000000001040020202",
+        "0202020202020600010000000100000001000505050505050505020000000000001440020303030303030303",
+        "0700010000000100000001000202020202020202020000000000000040020000000000000000080002000000",
+        "0100000001000303030303030303020000000000000840020101010101010101090002000000010000000100",
+        "04040404040404040200000000000010400202020202020202020a0002000000020000000100050505050505",
+        "05050200000000000014400203030303030303030b0002000000020000000100020202020202020202000000",
+        "0000000040020101010101010101040001000000010000000100030303030303030302000000000000084002",
+        "0202020202020202050001000000010000000100040404040404040402000000000000104002030303030303",
+        "0303060001000000010000000100050505050505050502000000000000144002040404040404040407000100",
+        "0000010000000000010101010101010103000000000000f03f0100000000000100000001000b0b0b0b0b0b0b",
+        "0b00000000000000264000edfe00000000000001000000000000000c0000000000000000030000000b000000",
+        "0000000000efbeadde0b0000000000000001070000000e000000000000000200000000010000007856341202",
+        "00000001000000020000000300000004000000f4ed342bceb2f316ec75c69e3579f2de46fc280314677a820c",
+        "e210a28cd08045",
+    );
+
+    #[test]
+    fn version_4_bytes_still_import() {
         // Written by the build before `RecordMeta`: the format does not follow the packing.
         let expected = concat!(
             "544c4753040101000000720f000000000000000100000003000000000000000c000000010000000200000004",
@@ -324,11 +417,14 @@ mod tests {
             "0b00000000000000264000edfe00000000000001000000000000000c000000000000000017015d54f4aeeb5e",
             "80fd6eabadc6b8b8f7995ce5e0b1c81067c5683af5f99e94",
         );
-        assert_eq!(hex, expected);
+        let bytes: Vec<u8> = (0..expected.len() / 2)
+            .filter_map(|i| u8::from_str_radix(expected.get(2 * i..2 * i + 2)?, 16).ok())
+            .collect();
         let (id, run) = decode(&bytes).unwrap_or_default();
         assert_eq!(id.as_deref(), Some("r"));
         let repeated = |r: &CallRecord| !r.is_novel() && r.same_outcome_run() == 2;
         assert!(run.records().iter().any(repeated));
-        assert_eq!(encode(Some("r"), &run), bytes);
+        assert_eq!(run.records(), every_kind_of_record().records());
+        assert_eq!(run.changes.entries(), &[]);
     }
 }

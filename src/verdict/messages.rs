@@ -4,17 +4,54 @@
 use crate::json::number_format::Decimal;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
-/// The message for a finding about a call to `tool`.
+/// The message for a finding about a call to `tool`. Every claim is one the guard can make from
+/// what it keeps: counts say how many calls ran and how many were refused, "with these arguments"
+/// only where the arguments were the same, "in a row" only where the calls were consecutive.
 pub fn for_finding(finding: &Finding, tool: &str) -> String {
     let n = finding.count;
-    let partner = finding.partner_tool.as_deref().unwrap_or("another tool");
     match (finding.detector, finding.level) {
         (DetectorId::GenericRepeat, Level::Critical) if finding.basis == Basis::DespiteChanges => {
             format!(
-                "Refused: `{tool}` was called with identical arguments and returned the identical result \
-                 {n} times, even though other calls changed things in between. Another identical call \
-                 will not produce anything new. Do not retry it: change your approach, or tell the user \
-                 what you tried and that this step could not be completed."
+                "Refused: `{tool}` has returned the identical result the last {ran} times it ran with \
+                 these arguments, although {changes} in between. What changed is not reaching what \
+                 this call returns, so running it again will almost surely return the same. Do not \
+                 retry it as it is: find out why the changes have no effect (a change to a file it \
+                 names, or to something not changed yet, lets it run again), or tell the user what \
+                 you tried and that this step could not be completed.",
+                ran = finding.ran,
+                changes = other_calls_changed(finding.changes),
+            )
+        }
+        (DetectorId::GenericRepeat, Level::Critical)
+            if finding.basis == Basis::NothingChangedSince =>
+        {
+            format!(
+                "Refused: `{tool}` has returned the identical result the last {ran} times it ran with \
+                 these arguments, and nothing that could change it happened since: the calls in \
+                 between only read, or changed other files. Another identical call will return the \
+                 same. Use the result you have, change your approach, or tell the user what you \
+                 tried and that this step could not be completed.",
+                ran = finding.ran,
+            )
+        }
+        (DetectorId::GenericRepeat, Level::Warning)
+            if finding.basis == Basis::NothingChangedSince =>
+        {
+            format!(
+                "Loop warning: `{tool}` has returned the identical result the last {ran} times it ran \
+                 with these arguments, and the calls in between only read or changed other files: \
+                 nothing could change it. Calling it again will return the same; use what it \
+                 returned, or try something else.",
+                ran = finding.ran,
+            )
+        }
+        (DetectorId::GenericRepeat, Level::Warning) if finding.basis == Basis::DespiteChanges => {
+            format!(
+                "Loop warning: `{tool}` has returned the identical result the last {ran} times it ran \
+                 with these arguments, although {changes} in between: the changes are not reaching \
+                 what it reports. Find out why before changing more, or try a different approach.",
+                ran = finding.ran,
+                changes = other_calls_changed(finding.changes),
             )
         }
         (DetectorId::PingPong | DetectorId::Cycle, Level::Critical)
@@ -22,82 +59,114 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
         {
             format!(
                 "Refused: your last {n} calls, going round the same few calls, returned nothing you had \
-                 not already seen. Calling `{tool}` again will not either. Do not continue: change \
-                 approach, or tell the user what is blocking you."
+                 not already seen, and `{tool}` with these arguments is one of them. Do not continue: \
+                 change approach, or tell the user what is blocking you."
             )
         }
         (DetectorId::GenericRepeat, Level::Warning) => format!(
-            "Loop warning: you have called `{tool}` with identical arguments {n} times in this run. \
-             If the result is not changing, repeating the call will not help: change the arguments, \
-             try a different approach, or answer with what you already know."
+            "Loop warning: you are calling `{tool}` with the same arguments again. {runs} the \
+             identical result, and no other call returned anything new in between. If nothing \
+             changes, repeating it will return the same: change the arguments, try a different \
+             approach, or answer with what you already know.",
+            runs = match finding.ran {
+                1 => "Its last run returned".to_owned(),
+                ran => format!("Its last {ran} runs returned"),
+            },
         ),
         (DetectorId::GenericRepeat, _) => format!(
-            "Refused: `{tool}` was called with identical arguments and returned the identical result \
-             {n} times in a row, with nothing else changing in between, so another identical call \
-             cannot produce anything new. Do not retry it. \
-             Change your approach, or tell the user what you tried and that this step could not be completed."
+            "Refused: `{tool}` has been called with these arguments {n} times without progress \
+             ({ran}), and no other call returned anything new in between, so another identical call \
+             cannot produce anything new. Do not retry it. Change your approach, or tell the user \
+             what you tried and that this step could not be completed.",
+            ran = ran_identically(finding.ran, n),
         ),
         (DetectorId::KnownPollNoProgress, Level::Warning) => format!(
-            "Loop warning: polling `{tool}` has returned the same status {n} times in a row. The process \
-             shows no progress. Wait longer before polling again, check it another way, or stop polling \
+            "Loop warning: the last {n} polls of `{tool}` returned the same status. Nothing has \
+             changed since. Wait longer before polling again, check it another way, or stop polling \
              and report its current state."
         ),
         (DetectorId::KnownPollNoProgress, _) => format!(
-            "Refused: `{tool}` returned the same status {n} polls in a row with no progress. Stop polling. \
-             Report the current state to the user, or act on the process (inspect its logs, stop or restart it)."
+            "Refused: the last {n} polls of `{tool}` returned the same status, with no progress. Stop \
+             polling. Report the current state to the user, or act on the process (inspect its logs, \
+             stop or restart it)."
         ),
         (DetectorId::PingPong, Level::Warning) => format!(
-            "Loop warning: you are alternating between `{tool}` and `{partner}` ({n} calls) without \
-             getting anywhere new. Step back: decide what information is still missing and get it a \
-             different way, or answer with what you have."
+            "Loop warning: you have been alternating between {pair} for {n} calls. If their results \
+             are not changing, going back and forth will not help: decide what information is still \
+             missing and get it a different way, or answer with what you have.",
+            pair = pair(tool, finding.partner_tool.as_deref()),
         ),
         (DetectorId::PingPong, _) => format!(
-            "Refused: alternating between `{tool}` and `{partner}` has returned the same results for {n} \
-             calls. The cycle is not making progress. Do not continue it: change approach, or tell the \
-             user what is blocking you."
+            "Refused: alternating between {pair} has returned the same results on both sides for {n} \
+             calls. Do not continue it: change approach, or tell the user what is blocking you.",
+            pair = pair(tool, finding.partner_tool.as_deref()),
         ),
         (DetectorId::ArgumentChurn, _) => format!(
             "Loop warning: `{tool}` keeps cycling a few argument patterns that all return one \
              unchanging outcome ({n} calls). This tool call remains allowed, but the churn is not \
              progress: change approach or report what is blocking you."
         ),
-        (DetectorId::UnknownToolRepeat, _) => format!(
-            "Refused: the tool `{tool}` does not exist here; calls to it failed {n} times. Do not call it \
-             again. Use only the tools you were given, or answer without this tool."
+        (DetectorId::UnknownToolRepeat, _) => {
+            let formatting = if finding.basis == Basis::ModelFormatting {
+                " Its name contains chat-template formatting (`<|…|>`): call tools by their plain \
+                 names only."
+            } else {
+                ""
+            };
+            format!(
+                "Refused: the tool `{tool}` does not exist here: {n} calls to it were reported \
+                 missing or refused.{formatting} Do not call it again. Use only the tools you were \
+                 given, or answer without this tool."
+            )
+        }
+        (DetectorId::GlobalCircuitBreaker, _) if finding.basis == Basis::RefusedInARow => format!(
+            "Stopped: the last {n} tool calls of this run were all refused. The run is ending now. \
+             Give your final answer from what you already know, and say plainly which part of the \
+             task could not be completed."
         ),
         (DetectorId::GlobalCircuitBreaker, _) => format!(
-            "Stopped: this run made {n} calls to `{tool}` without progress (identical results or refused \
-             calls). The run is ending now. Give your final answer from what you already know, and say \
-             plainly which part of the task could not be completed."
+            "Stopped: `{tool}` has been called with the same arguments {n} times without progress \
+             ({ran}), with nothing new from other calls. The run is ending now. Give your final \
+             answer from what you already know, and say plainly which part of the task could not \
+             be completed.",
+            ran = ran_identically(finding.ran, n),
         ),
         (DetectorId::Cycle, Level::Warning) => format!(
-            "Loop warning: your last {n} calls repeat the same sequence of tool calls, ending with \
-             `{tool}`. Repeating the sequence again will give the same answers. Decide what is still \
-             missing and get it another way, or answer with what you have."
+            "Loop warning: your last {n} calls go round the same sequence of tool calls, ending with \
+             `{tool}`. If the answers are not changing, going round again will not help: decide what \
+             is still missing and get it another way, or answer with what you have."
         ),
         (DetectorId::Cycle, _) => format!(
-            "Refused: the same sequence of tool calls ending with `{tool}` has repeated for {n} calls with \
-             identical results at every step. Do not go round again: change approach, or tell the user \
-             what is blocking you."
+            "Refused: the same sequence of tool calls ending with `{tool}` has repeated for {n} calls \
+             with identical results at every step. Do not go round again: change approach, or tell \
+             the user what is blocking you."
         ),
         (DetectorId::Stall, Level::Warning) => format!(
-            "Loop warning: `{tool}` has returned the identical result {n} times in a row although you \
-             changed the arguments each time. Varying the arguments is not helping. Try a different tool \
-             or approach, or answer with what you know."
+            "Loop warning: the last {n} calls of `{tool}`, each with {different}, all returned the \
+             identical result. New arguments can still find something, but if this answer keeps \
+             coming back, try a different tool or approach, or tell the user what you found.",
+            different = different_arguments(finding),
         ),
         (DetectorId::Stall, _) => format!(
-            "Refused: `{tool}` returned the identical result {n} times in a row for different arguments; \
-             more variations will not change it. Stop calling `{tool}` for this. Use another approach, or \
-             tell the user what you found and what you could not find."
+            "Refused: `{tool}` was already called with these arguments, and its last {n} calls, with \
+             {different}, all returned the identical result. Asking again will return it again. \
+             Use what you already have, try another tool or approach, or tell the user what you \
+             found and what you could not find.",
+            different = different_arguments(finding),
         ),
         (DetectorId::ErrorRepeat, Level::Warning) => format!(
-            "Loop warning: `{tool}` has failed with the same error {n} times in a row. Read the error \
-             message and fix its cause before calling the tool again, or try something else."
+            "Loop warning: the last {n} calls of `{tool}` failed with the same error, whatever their \
+             arguments{varied}. Read the error message and fix its cause before calling the tool \
+             again, or try something else.",
+            varied = match finding.varied.as_slice() {
+                [] => String::new(),
+                names => format!(" (this time {} changed)", name_list(names)),
+            },
         ),
         (DetectorId::ErrorRepeat, _) => format!(
-            "Refused: `{tool}` failed with the identical error {n} times in a row. Retrying will fail the \
-             same way. Do not call it again until its cause is fixed; otherwise report the failure to the \
-             user."
+            "Refused: `{tool}` already failed with these arguments, with the error that its last {n} \
+             calls all failed with. Retrying will fail the same way. Do not call it again until its \
+             cause is fixed; otherwise report the failure to the user."
         ),
         (DetectorId::MaxTurns, _) => format!(
             "Stopped: this run has reached its limit of {limit} tool calls. Do not call any more tools. \
@@ -122,47 +191,151 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
     }
 }
 
-/// The warning sent with a result when the identical next call would be refused.
-pub fn forecast(finding: &Finding, tool: &str) -> String {
+/// The warning sent with a result when the identical next call would be refused, quoting the
+/// start of that result (`quote`) where the record had one.
+pub fn forecast(finding: &Finding, tool: &str, quote: Option<&str>) -> String {
     let n = finding.count;
-    let reason = match finding.detector {
+    let ran = finding.ran;
+    let same_args = format!("calling `{tool}` again with these same arguments");
+    let (what, reason) = match finding.detector {
         DetectorId::GenericRepeat => match finding.basis {
-            Basis::DespiteChanges => format!("it has returned the same result {n} times"),
-            _ => format!("it has returned the same result {n} times in a row"),
+            Basis::DespiteChanges => (
+                format!("{same_args}, before something it depends on changes,"),
+                format!(
+                    "its last {ran} runs returned the identical result, although {}",
+                    other_calls_changed(finding.changes)
+                ),
+            ),
+            Basis::NothingChangedSince => (
+                same_args,
+                format!("its last {ran} runs returned the identical result and nothing since could change it"),
+            ),
+            _ => (
+                same_args,
+                format!("its last {ran} runs returned the identical result with nothing new from other calls"),
+            ),
         },
-        DetectorId::KnownPollNoProgress => {
-            format!("it has returned the same status {n} polls in a row")
-        }
-        DetectorId::UnknownToolRepeat => format!("the tool was reported missing {n} times"),
-        DetectorId::GlobalCircuitBreaker => format!("{n} calls to it made no progress"),
-        DetectorId::ErrorRepeat => format!("it failed with the same error {n} times in a row"),
-        DetectorId::Stall => {
-            format!("it returned the identical result {n} times for different arguments")
-        }
-        DetectorId::MaxTurns => format!("the run has used its {n} tool calls"),
-        DetectorId::ToolCap => format!(
-            "its limit of {} calls in its time window is reached",
-            finding.threshold
+        DetectorId::KnownPollNoProgress => (
+            format!("polling `{tool}` again"),
+            format!("its last {n} polls returned the same status"),
         ),
-        DetectorId::PingPong | DetectorId::Cycle if finding.basis == Basis::NothingNew => {
-            format!("{n} calls in a row returned nothing new")
-        }
+        DetectorId::UnknownToolRepeat => (
+            format!("calling `{tool}` again, with any arguments,"),
+            format!("{n} calls to it were reported missing or refused"),
+        ),
+        DetectorId::GlobalCircuitBreaker if finding.basis == Basis::RefusedInARow => (
+            "another refused call".to_owned(),
+            format!("the last {n} calls were all refused"),
+        ),
+        DetectorId::GlobalCircuitBreaker => (
+            same_args,
+            format!("{n} calls of it made no progress"),
+        ),
+        DetectorId::ErrorRepeat => (
+            same_args,
+            format!("it already failed with these arguments, with the error its last {n} calls all failed with"),
+        ),
+        DetectorId::Stall => (
+            same_args,
+            format!("it already answered them, with the result its last {n} calls all returned"),
+        ),
+        DetectorId::MaxTurns => (
+            "calling any tool again".to_owned(),
+            format!("the run has used its {n} tool calls"),
+        ),
+        DetectorId::ToolCap => (
+            same_args,
+            format!("its limit of {} calls in its time window is reached", finding.threshold),
+        ),
+        DetectorId::PingPong | DetectorId::Cycle if finding.basis == Basis::NothingNew => (
+            same_args,
+            format!("{n} calls in a row returned nothing new"),
+        ),
         DetectorId::PingPong
         | DetectorId::Cycle
         | DetectorId::PostCompactionLoop
-        | DetectorId::ArgumentChurn => {
-            format!("{n} calls made no progress")
-        }
+        | DetectorId::ArgumentChurn => (same_args, format!("{n} calls made no progress")),
     };
     let consequence = if finding.level == Level::CircuitBreak {
         "will end this run"
     } else {
         "will be refused"
     };
+    let returned = quote.map_or(String::new(), |q| format!(" It returned: \"{q}\"."));
     format!(
-        "Loop warning: calling `{tool}` again with the same arguments {consequence}, because {reason}. \
-         Use this result, change your approach, or finish with what you know."
+        "Loop warning: {what} {consequence}, because {reason}.{returned} Use this result, change \
+         your approach, or finish with what you know."
     )
+}
+
+/// A warning written when a record comes back (`for_finding`'s text), quoting the start of the
+/// result in hand (`quote`).
+pub fn record_warning(finding: &Finding, tool: &str, quote: Option<&str>) -> String {
+    let message = for_finding(finding, tool);
+    match quote {
+        Some(quote) => format!("{message} It returned: \"{quote}\"."),
+        None => message,
+    }
+}
+
+/// "different arguments", or the names of the ones that changed: "a different `date`",
+/// "different `date` and `origin`".
+fn different_arguments(finding: &Finding) -> String {
+    match finding.varied.as_slice() {
+        [] => "different arguments".to_owned(),
+        [one] => format!("a different `{one}`"),
+        names => format!("different {}", name_list(names)),
+    }
+}
+
+/// "`a`", "`a` and `b`", "`a`, `b` and `c`".
+fn name_list(names: &[String]) -> String {
+    let mut list = String::new();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            list.push_str(if i + 1 == names.len() { " and " } else { ", " });
+        }
+        list.push('`');
+        list.push_str(name);
+        list.push('`');
+    }
+    list
+}
+
+/// "N other calls changed something" with the count spelled for one.
+fn other_calls_changed(changes: u32) -> String {
+    match changes {
+        0 => "other calls changed things".to_owned(),
+        1 => "another call changed something".to_owned(),
+        n => format!("{n} other calls changed something"),
+    }
+}
+
+/// What the `count` calls did: "5 ran and returned the identical result each time, 2 were
+/// refused".
+fn ran_identically(ran: u32, count: u32) -> String {
+    let refused = count.saturating_sub(ran);
+    let ran_part = match ran {
+        0 => "none ran".to_owned(),
+        1 => "1 ran".to_owned(),
+        ran => format!("{ran} ran and returned the identical result each time"),
+    };
+    match refused {
+        0 => ran_part,
+        1 => format!("{ran_part}, 1 was refused"),
+        refused => format!("{ran_part}, {refused} were refused"),
+    }
+}
+
+/// "`a` and `b`", or "two calls of `a` with different arguments" when both sides are one tool.
+fn pair(tool: &str, partner: Option<&str>) -> String {
+    match partner {
+        Some(partner) if partner == tool => {
+            format!("two calls of `{tool}` with different arguments")
+        }
+        Some(partner) => format!("`{tool}` and `{partner}`"),
+        None => format!("`{tool}` and another tool"),
+    }
 }
 
 /// `x` as Rust's `Display` writes it (`60`, `1.5`, `0.001`, `-0`, `inf`): shortest round-trip

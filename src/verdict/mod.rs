@@ -151,6 +151,14 @@ pub struct Finding {
     pub threshold: u32,
     /// What the evidence is (it chooses the message).
     pub basis: Basis,
+    /// Of the calls counted, how many ran (the others were refused); 0 where the detector does
+    /// not say.
+    pub ran: u32,
+    /// `Basis::DespiteChanges`: how many calls changed something while the results stayed the same.
+    pub changes: u32,
+    /// `stall`, `error_repeat`: the names of the arguments that differed from the tool's last call
+    /// (at most three), when the call in hand says.
+    pub varied: Vec<String>,
     /// The other tool of a ping-pong pair.
     pub partner_tool: Option<String>,
     /// `tool_cap`: how long until the tool may be called again, and the cap's window.
@@ -166,6 +174,9 @@ impl Finding {
             count,
             threshold,
             basis: Basis::Repeated,
+            ran: 0,
+            changes: 0,
+            varied: Vec::new(),
             partner_tool: None,
             retry_after_ms: None,
             window_ms: None,
@@ -176,6 +187,11 @@ impl Finding {
     pub fn on(self, basis: Basis) -> Finding {
         Finding { basis, ..self }
     }
+
+    /// The same finding, saying how many of the counted calls ran.
+    pub fn ran(self, ran: u32) -> Finding {
+        Finding { ran, ..self }
+    }
 }
 
 /// What a finding's evidence is.
@@ -183,12 +199,19 @@ impl Finding {
 pub enum Basis {
     /// The pattern repeated with nothing else changing in between (the usual case).
     Repeated,
-    /// An identical call kept returning an identical result although other calls changed
-    /// things in between (`generic_repeat` at `WEAK_EVIDENCE_FACTOR` × `criticalThreshold`).
+    /// An identical call kept returning an identical result although other calls changed the
+    /// world in between (edits, writing commands, mutations).
     DespiteChanges,
+    /// An identical call kept returning an identical result, and only reads ran since it last
+    /// did: nothing could have changed its result.
+    NothingChangedSince,
     /// A stretch of calls that all returned only what their calls had returned before, going
     /// round a few calls (`ping_pong`, `cycle`).
     NothingNew,
+    /// The run's last calls were all refused (`global_circuit_breaker` on trailing refusals).
+    RefusedInARow,
+    /// The tool's name carries a model's chat-template formatting (`unknown_tool_repeat`).
+    ModelFormatting,
 }
 
 /// What the model is told and the numbers behind it, returned as the tool result when a call is
@@ -304,10 +327,13 @@ impl WouldBe {
     }
 }
 
+/// Room for a verdict's JSON: a refusal with its texts takes about 800 bytes.
+const VERDICT_JSON_BYTES: usize = 1024;
+
 impl Verdict {
     /// The JSON text the host receives (see [`Verdict`] for the shape).
     pub fn to_json(&self) -> String {
-        let mut o = JsonObject::new();
+        let mut o = JsonObject::with_room(VERDICT_JSON_BYTES);
         o.string("action", self.action.as_str());
         o.string("level", self.level.as_str());
         o.opt_string("detector", self.detector.map(DetectorId::as_str));
@@ -404,9 +430,15 @@ impl Verdict {
         }
     }
 
-    /// The verdict of a `record` whose identical next call would be refused: a warning that says so.
-    pub(crate) fn forecast(finding: &Finding, tool: &str, run_id: Option<&str>) -> Verdict {
-        let message = messages::forecast(finding, tool);
+    /// The verdict of a `record` whose identical next call would be refused: a warning that says
+    /// so, quoting the start of the result in hand (`quote`), which is not kept.
+    pub(crate) fn forecast(
+        finding: &Finding,
+        tool: &str,
+        run_id: Option<&str>,
+        quote: Option<&str>,
+    ) -> Verdict {
+        let message = messages::forecast(finding, tool, quote);
         Verdict {
             action: Action::Warn,
             level: Level::Warning,
@@ -419,6 +451,22 @@ impl Verdict {
             hint: Some(message),
             refusal: None,
             would_be: None,
+        }
+    }
+
+    /// A warning found when a record came back (the record's own call was the evidence), quoting
+    /// the start of the result in hand (`quote`), which is not kept.
+    pub(crate) fn record_warning(
+        finding: &Finding,
+        tool: &str,
+        run_id: Option<&str>,
+        quote: Option<&str>,
+    ) -> Verdict {
+        let message = messages::record_warning(finding, tool, quote);
+        Verdict {
+            hint: Some(message.clone()),
+            message: Some(message),
+            ..Verdict::forecast(finding, tool, run_id, None)
         }
     }
 

@@ -11,6 +11,9 @@
 //! `Error` when `takeError()` holds a JS `Error` carrying the core's stable `code` and `field`.
 //! No detection rule lives here.
 //!
+//! A host with a native SHA-256 offers it once with `setHostSha256`: the core then has its long
+//! inputs hashed there, reading and writing wasm memory by address (`json::digest` decides when).
+//!
 //! Fingerprints only: the record text and any side text are raw content. The input buffer is
 //! zeroed after every call; every freed heap block (the strings wasm-bindgen copies in, and any
 //! copy the core makes) is zeroed by the allocator (`zeroing_alloc`).
@@ -238,6 +241,41 @@ pub fn wasm_memory() -> JsValue {
 #[wasm_bindgen]
 pub fn sha256(bytes: &[u8]) -> Vec<u8> {
     crate::json::digest::sha256(bytes).to_vec()
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The host's SHA-256, as `setHostSha256` receives it.
+    pub type HostSha256;
+
+    /// Writes the SHA-256 of the `len` bytes at `at` in `wasmMemory()` to the 32 bytes at `out`.
+    #[wasm_bindgen(method, structural, catch)]
+    fn digest(this: &HostSha256, at: u32, len: u32, out: u32) -> Result<(), JsValue>;
+}
+
+thread_local! {
+    static HOST_SHA256: std::cell::RefCell<Option<HostSha256>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The core's long inputs (arguments, outcomes) hashed by the host's `hasher.digest(at, len, out)`
+/// (see `HostSha256`); `undefined` hashes everything in wasm again. Digests are the same.
+#[wasm_bindgen(js_name = setHostSha256)]
+pub fn set_host_sha256(hasher: Option<HostSha256>) {
+    let offered = hasher.is_some();
+    HOST_SHA256.with(|host| *host.borrow_mut() = hasher);
+    crate::json::digest::set_host_sha256(offered.then_some(host_sha256 as _));
+}
+
+/// The digest of `bytes` by the host's SHA-256; `None` when it threw (then wasm hashes them).
+fn host_sha256(bytes: &[u8]) -> Option<crate::json::digest::Digest> {
+    let mut out = [0u8; 32];
+    let at = bytes.as_ptr() as u32;
+    let len = bytes.len() as u32;
+    let out_at = out.as_mut_ptr() as u32;
+    let done = HOST_SHA256.with(|host| host.borrow().as_ref().map(|h| h.digest(at, len, out_at)));
+    // The host wrote `out` through its address.
+    std::hint::black_box(&mut out);
+    matches!(done, Some(Ok(()))).then_some(out)
 }
 
 /// Text parts longer than this many UTF-8 bytes may be handed over as `textSha256` digests (or as

@@ -1,6 +1,6 @@
 /**
- * tau-bench result JSON: an array of task results `{task_id, reward, info, traj, trial}`, one run
- * each (`<file>/task-<id>/trial-<n>`). `traj` is the agent's message list: Chat Completions
+ * tau-bench result JSON: an array of task results `{task_id, reward, info, traj, trial}` (or
+ * `{metrics, results: [...]}` around it), one run each (`<file>/task-<id>/trial-<n>`). `traj` is the agent's message list: Chat Completions
  * messages for tool-calling agents, or ReAct text (`Action: {"name", "arguments"}` answered by a
  * user message `API output: …`) for the react/act agents; the `respond` action talks to the user
  * and is not a tool call. The environment reports a tool's exception as `Error: …` and an unknown
@@ -16,8 +16,14 @@ const RESPOND = "respond";
 const API_OUTPUT = "API output: ";
 const FAILURE = /^(Error: |Unknown action )/;
 
+/** The task results of a document: the array itself, or the `results` array of `{metrics, results}`. */
+function taskResults(doc: unknown): unknown {
+  return isObject(doc) && Array.isArray(doc.results) ? doc.results : doc;
+}
+
 export function looksLikeTauBench(doc: unknown): boolean {
-  return Array.isArray(doc) && doc.length > 0 && doc.every((r) => isObject(r) && "task_id" in r && Array.isArray(r.traj));
+  const results = taskResults(doc);
+  return Array.isArray(results) && results.length > 0 && results.every((r) => isObject(r) && "task_id" in r && Array.isArray(r.traj));
 }
 
 function observation(content: unknown, observed: string): Outcome {
@@ -59,8 +65,9 @@ function reactSteps(traj: unknown[]): Step[] {
   return queue.flush();
 }
 
-export function readTauBench(doc: unknown, source: Source): Trajectory[] {
+export function readTauBench(document: unknown, source: Source): Trajectory[] {
   const file = source.name;
+  const doc = taskResults(document);
   if (!Array.isArray(doc)) throw new TrajectoryError("the document is not an array of task results", file);
   const stem = stemOf(file);
   return doc.map((entry, i) => {

@@ -112,11 +112,11 @@ test("exit code 1: a run that would have been refused; the timeline names the re
   assert.ok(warnedOnResult !== undefined && warnedOnResult.record.action === "warn");
   assert.match(out.stdout, new RegExp(`^  +${warnedOnResult.index}  get_status +\\{"job":7\\}  warn +result +${warnedOnResult.detector} +${warnedOnResult.count}$`, "m"));
   assert.match(out.stdout, /^ +# +tool +args +verdict +on +detector +count$/m);
-  // The stop's own call would have returned "pending" again: its note says so, not "withheld new information".
+  // The stop's own call would have returned "pending" again: costless, and the note says the run ended.
   const stop = run.summary.refusals.at(-1);
   assert.equal(stop.action, "stop");
-  assert.match(out.stdout, new RegExp(`^  +${stop.index}  .*stop +call .*  run ended; its call a repeat$`, "m"));
-  assert.match(out.stdout, new RegExp(`summary: 25 calls: ${run.summary.ran} ran, ${25 - run.summary.ran} not run \\(${25 - run.summary.ran} repeats of results already seen, 0 new\\)`));
+  assert.match(out.stdout, new RegExp(`^  +${stop.index}  .*stop +call .*  costless; run ended$`, "m"));
+  assert.match(out.stdout, new RegExp(`summary: 25 calls: ${run.summary.ran} ran, ${25 - run.summary.ran} not run \\(${25 - run.summary.ran} repeats of their last result, 0 new\\)`));
   // Every refused call here would have returned "pending" again, which get_status already returned.
   assert.ok(run.summary.refusals.filter((r) => r.action === "block").every((r) => r.cost === "costless"));
   assert.match(out.stdout, new RegExp(`first refusal at call ${first.index} \\(${first.action} ${first.detector}\\)`));

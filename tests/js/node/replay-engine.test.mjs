@@ -17,7 +17,7 @@ test("a veto of a call whose real result repeats what it last got is costless, e
   assert.equal(summary.calls, 4);
   assert.equal(summary.ran, 3);
   assert.equal(summary.firstRefusal, 4);
-  assert.deepEqual(summary.refusals, [{ index: 4, tool: "check_job", action: "block", detector: summary.refusals[0].detector, count: summary.refusals[0].count, cost: "costless", repeat: true }]);
+  assert.deepEqual(summary.refusals, [{ index: 4, tool: "check_job", action: "block", detector: summary.refusals[0].detector, count: summary.refusals[0].count, cost: "costless" }]);
   assert.equal(summary.costless, 1);
   assert.equal(summary.withheld, 0);
   assert.equal(report.timeline[3].record, null);
@@ -32,33 +32,38 @@ test("a veto of a call whose real result would have been new withheld informatio
   assert.equal(report.summary.withheld, 1);
 });
 
-test("a veto is costless when the same tool already returned that result, to any arguments; another tool's results do not count", () => {
+test("a veto is costless only when the same call already returned that result: other arguments and other tools do not count", () => {
   const other = (id, text) => ({ ...poll(text), args: { id } });
-  const lookup = (text) => ({ tool: "lookup_job", args: { id: 9 }, result: { content: [{ type: "text", text }], details: { durationMs: 1 } } });
+  const lookup = (text) => ({ tool: "lookup_job", args: { id: 7 }, result: { content: [{ type: "text", text }], details: { durationMs: 1 } } });
   const replay = (first, last) => replayTrajectory(new LoopGuard({ preset: "strict" }), run([first, poll("running"), poll("running"), poll("running"), last]));
-  // The refused fifth call would have got "queued", which check_job returned for job 8.
-  const seen = replay(other(8, "queued"), poll("queued"));
-  assert.deepEqual(seen.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "costless"]]);
-  // "queued" came only from another tool: the veto withheld it.
-  const elsewhere = replay(lookup("queued"), poll("queued"));
-  assert.deepEqual(elsewhere.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "withheld"]]);
+  // The refused fifth call would have got "running" again, what it returned last time.
+  const same = replay(other(8, "queued"), poll("running"));
+  assert.deepEqual(same.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "costless"]]);
+  // It would have got "queued": check_job returned that, but for job 8, a different question.
+  const otherArgs = replay(other(8, "queued"), poll("queued"));
+  assert.deepEqual(otherArgs.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "withheld"]]);
+  // "queued" came from another tool with the same arguments: withheld too.
+  const otherTool = replay(lookup("queued"), poll("queued"));
+  assert.deepEqual(otherTool.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "withheld"]]);
 });
 
-test("a stop ends the run and withholds information; the calls after it are not run, and saved when they repeat", () => {
-  const guard = new LoopGuard({ preset: "strict" });
+test("a stop ends the run; it is judged by the call it refused; the calls after it are not run, and saved when they repeat", () => {
   const steps = Array.from({ length: 9 }, () => poll("running"));
-  const report = replayTrajectory(guard, run(steps));
+  const report = replayTrajectory(new LoopGuard({ preset: "strict" }), run(steps));
   const { summary } = report;
   assert.equal(summary.calls, 9);
   assert.notEqual(summary.stoppedAt, null);
   const stop = summary.refusals.at(-1);
   assert.equal(stop.action, "stop");
-  assert.equal(stop.cost, "withheld");
-  assert.equal(stop.repeat, true, "its own call would have repeated a result: the label says so");
+  assert.equal(stop.cost, "costless", "the stopped call would have returned what it returned last time");
   assert.equal(summary.notRun, 9 - summary.ran);
-  assert.equal(summary.saved, summary.notRun, "every call not run would have repeated a result");
+  assert.equal(summary.saved, summary.notRun, "every call not run would have repeated its last result");
   assert.equal(report.timeline.length, summary.stoppedAt, "no rows after the stop");
   assert.ok(summary.refusals.slice(0, -1).every((r) => r.action === "block" && r.cost === "costless"));
+  // The same loop, but the stopped call would have answered "done": that stop withheld it.
+  const changed = [...steps.slice(0, summary.stoppedAt - 1), poll("done")];
+  const last = replayTrajectory(new LoopGuard({ preset: "strict" }), run(changed)).summary.refusals.at(-1);
+  assert.deepEqual([last.action, last.cost], ["stop", "withheld"]);
 });
 
 test("calls not run whose real results would have been new are not counted as saved", () => {
@@ -111,7 +116,7 @@ test("the engine only reads verdicts: it records what was allowed, never what wa
     ["record", 3, "c"],
     ["endRun", "r"],
   ]);
-  assert.deepEqual(report.summary.refusals, [{ index: 2, tool: "t", action: "block", detector: "scripted", count: 1, cost: "withheld", repeat: false }]);
+  assert.deepEqual(report.summary.refusals, [{ index: 2, tool: "t", action: "block", detector: "scripted", count: 1, cost: "withheld" }]);
 });
 
 test("RunReplay steps one at a time and totals add up", () => {

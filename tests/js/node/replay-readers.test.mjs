@@ -29,6 +29,10 @@ const EXPECTED_FORMATS = {
   "acme__dates-42.traj.json": "mini-swe-agent",
   "acme__report-9.traj.json": "mini-swe-agent",
   "retail-gpt-4o.json": "tau-bench",
+  "travel-suite-ut3.json": "agentdojo",
+  "multi-swe-java.jsonl": "openhands",
+  "webshop-episode-7.txt": "react-text",
+  "hotpotqa-agent-2.txt": "react-text",
 };
 
 test("every sample is detected as its format, and every format has a sample", () => {
@@ -71,6 +75,25 @@ test("aciCall follows SWE-agent's signatures", () => {
   assert.equal(aciCall("exit_cost"), undefined);
   assert.equal(aciCall("  \n"), undefined);
   assert.deepEqual(aciCall("exit_forfeit"), { tool: "exit_forfeit", args: {} });
+});
+
+test("aciCall reads SWE-agent 1.0's text-mode str_replace_editor and EnIGMA's commands with their flags", () => {
+  assert.deepEqual(aciCall("str_replace_editor view /testbed/src/a.py --view_range 10 40"), {
+    tool: "str_replace_editor",
+    args: { command: "view", path: "/testbed/src/a.py", view_range: [10, 40] },
+  });
+  assert.deepEqual(aciCall("str_replace_editor str_replace /testbed/a.py --old_str 'if x:\n    y = 1' --new_str \"if x:\n    y = 2\""), {
+    tool: "str_replace_editor",
+    args: { command: "str_replace", path: "/testbed/a.py", old_str: "if x:\n    y = 1", new_str: "if x:\n    y = 2" },
+  });
+  assert.deepEqual(aciCall("str_replace_editor insert /a.py --insert_line 7 --new_str pass"), { tool: "str_replace_editor", args: { command: "insert", path: "/a.py", insert_line: 7, new_str: "pass" } });
+  assert.deepEqual(aciCall("str_replace_editor view /a.py --view_range"), { tool: "str_replace_editor", args: { args: "view /a.py --view_range" } });
+  assert.deepEqual(aciCall("decompile --function_name main ./chall"), { tool: "decompile", args: { function_name: "main", binary_path: "./chall" } });
+  assert.deepEqual(aciCall("submit 'flag{abc}'"), { tool: "submit", args: { flag: "flag{abc}" } });
+  // Joined by a shell operator, or followed by another line: a command line for bash.
+  assert.deepEqual(aciCall("connect_sendline 'Y' && connect_sendline 'N'"), { tool: "bash", args: { command: "connect_sendline 'Y' && connect_sendline 'N'" } });
+  assert.deepEqual(aciCall("str_replace_editor view /a.py\nls"), { tool: "bash", args: { command: "str_replace_editor view /a.py\nls" } });
+  assert.deepEqual(aciCall("create 'a;b.py'"), { tool: "create", args: { filename: "a;b.py" } });
 });
 
 test("SWE-agent function calling: the history's tool call gives the tool and its JSON arguments", () => {
@@ -121,6 +144,70 @@ test("tau-bench: a run per task result, solved from the reward, `Error:` observa
   assert.deepEqual(tools(failed), ["get_reservation_details", "update_reservation_flights", "update_reservation_flights"]);
   assert.equal(calls(failed)[1].error, "API output: Error: flights cannot be empty");
   assert.deepEqual(calls(failed)[2].args, { reservation_id: "ZFA04Y", cabin: "economy", flights: [] });
+});
+
+test("tau-bench: {metrics, results} files are read like a bare array", () => {
+  const text = fs.readFileSync(path.join(samples, "retail-gpt-4o.json"), "utf8");
+  const wrapped = `{"metrics": {"avg_reward": 0.5}, "results": ${text}}`;
+  assert.equal(detectFormat(wrapped, { name: "wrapped.json" }), "tau-bench");
+  const runs = readTrajectories(wrapped, { name: "wrapped.json" });
+  assert.deepEqual(runs.map((r) => r.steps), read("retail-gpt-4o.json").map((r) => r.steps));
+});
+
+test("AgentDojo: calls by function name with args, text parts joined, a raised tool is an error, utility is solved", () => {
+  const [run] = read("travel-suite-ut3.json");
+  assert.equal(run.runId, "travel_ut3_none_1_0a1b2c3d");
+  assert.deepEqual(run.meta, { model: "small-model-7b", taskId: "user_task_3", suite_name: "travel", solved: true });
+  assert.deepEqual(calls(run), [
+    { tool: "search_hotels", args: { city: "Lyon", max_price: 120 }, callId: "t1", result: "- name: Hotel Garnier\n  price: 95" },
+    { tool: "get_weather", args: { city: "Lyon" }, callId: "t2", error: "ToolNotFound: get_weather is not a tool of this suite" },
+    { tool: "book_hotel", args: { hotel: "Hotel Garnier", date: "2025-05-03" }, callId: "t3", result: "booking HG-0503 confirmed" },
+  ]);
+});
+
+test("OpenHands output: the model's tool calls and the observations they caused; exit codes above 0 are errors", () => {
+  const [fc, older] = read("multi-swe-java.jsonl");
+  assert.equal(fc.runId, "acme__ledger-12");
+  assert.deepEqual(fc.meta, { instanceId: "acme__ledger-12", model: "openai/small-model-7b", agent: "CodeActAgent", solved: true });
+  assert.deepEqual(tools(fc), ["execute_bash", "str_replace_editor", "execute_bash", "finish"]);
+  const [test1, edit, test2, finish] = calls(fc);
+  assert.deepEqual(test1.args, { command: "mvn -q test" });
+  assert.equal(test1.error, "Tests run: 4, Failures: 1\nexpected:<10.05> but was:<10.04>");
+  assert.equal(test1.at, Date.parse("2025-05-01T10:00:02.000Z"));
+  assert.equal(test1.callId, "call_1");
+  assert.deepEqual(edit.args, { command: "str_replace", path: "/workspace/src/Ledger.java", old_str: "RoundingMode.DOWN", new_str: "RoundingMode.HALF_UP" });
+  assert.equal(edit.result, "The file /workspace/src/Ledger.java has been edited.");
+  assert.equal(test2.result, "Tests run: 4, Failures: 0");
+  assert.deepEqual(finish.args, { message: "Fixed." });
+  assert.equal("result" in finish || "error" in finish, false);
+  // The same instance again in the file: a second run. Without function-calling metadata the
+  // executing actions are the calls, their args without OpenHands' bookkeeping keys.
+  assert.equal(older.runId, "acme__ledger-12/2");
+  assert.equal(older.meta.exitStatus, "Agent reached maximum iteration");
+  assert.deepEqual(calls(older).map((c) => [c.tool, c.args, c.result ?? null, c.error ?? null]), [
+    ["run", { command: "ls" }, "pom.xml\nsrc", null],
+    ["read", { path: "pom.xml" }, null, "File not readable: pom.xml"],
+    ["run", { command: "sleep 600" }, "[The command timed out after 120 seconds.]", null],
+  ]);
+});
+
+test("ReAct transcripts: verb[argument] calls with their observations; reset is no call; unparsed actions are kept", () => {
+  const [shop] = read("webshop-episode-7.txt");
+  assert.equal(shop.runId, "webshop-episode-7");
+  assert.deepEqual(tools(shop), ["search", "think", "click", "unparsed_action", "click"]);
+  const [search, think, , invalid, buy] = calls(shop);
+  assert.deepEqual(search.args, { query: "blue travel mug" });
+  assert.equal(search.result, "\n[Back to Search] \nPage 1 (Total results: 30) \n[Next >] \n[B0AA111111] \nSteel Travel Mug, Navy Blue, 12 oz \n$13.99 ");
+  assert.deepEqual(think, { tool: "think", args: { thought: "B0AA111111 is blue and under 15 dollars." }, result: "OK." });
+  assert.deepEqual(invalid, { tool: "unparsed_action", args: { action: "purchase the mug" }, result: "Invalid action!" });
+  assert.equal(buy.result, "Your score (min 0.0, max 1.0): 1.0");
+  const [qa] = read("hotpotqa-agent-2.txt");
+  assert.deepEqual(calls(qa).map((c) => [c.tool, c.args, c.result]), [
+    ["search", { query: "Eiffel Tower" }, "The Eiffel Tower is a wrought-iron lattice tower on the Champ de Mars in Paris, France."],
+    ["lookup", { keyword: "river" }, "No more results."],
+    ["search", { query: "Paris" }, "Paris is the capital of France. The Seine flows through the city."],
+    ["finish", { answer: "Seine" }, "Answer is CORRECT"],
+  ]);
 });
 
 test("OpenAI Chat Completions: parallel calls in order, arguments parsed (kept as text when not JSON), content parts", () => {
@@ -212,7 +299,7 @@ test("JSONL written by convert reads back to the same runs, steps and meta", () 
 });
 
 test("a line reader fed line by line gives what the whole text gives", () => {
-  for (const [name, format] of [["claude-code.jsonl", "claude-code"], ["codex.jsonl", "codex"], ["gateway.jsonl", "jsonl"]]) {
+  for (const [name, format] of [["claude-code.jsonl", "claude-code"], ["codex.jsonl", "codex"], ["gateway.jsonl", "jsonl"], ["multi-swe-java.jsonl", "openhands"]]) {
     const reader = lineReader(format, { name });
     const steps = [];
     fs.readFileSync(path.join(samples, name), "utf8")
@@ -264,6 +351,9 @@ test("bad input names the file, the line and the reason, in every family", () =>
   rollout.splice(2, 0, "not json at all");
   assertBadInput(rollout.join("\n"), "rollout.jsonl", 3, /not valid JSON/, { format: "codex" });
   assertBadInput("hello\n", "notes.jsonl", 1, /not valid JSON/);
+  assertBadInput("hello\nno actions here\n", "notes.txt", 1, /not valid JSON/);
+  assertBadInput('{"instance_id": "a", "history": [{"action": "run"}]}\n{"instance_id": "a"}\n', "output.jsonl", 2, /not an OpenHands instance/);
+  assertBadInput('{"suite_name": "s", "messages": [{"role": "assistant", "tool_calls": [{"function": "", "args": {}}]}]}', "run.json", undefined, /function is not a non-empty string/);
   assertBadInput('{"a": 1}\n', "notes.jsonl", 1, /not a trajectory format/);
   assertBadInput("   \n", "empty.json", undefined, /empty/);
   // A named format that does not fit the document.

@@ -1,0 +1,560 @@
+//! What a call may change, read from its tool name and arguments. A repeated call's result can
+//! only change when something that could change it happened since it last ran: an edit, a command
+//! that writes, a change of directory, a mutation through an API. Reads (a `view` through an
+//! editor tool, `grep` or `cat` through a shell) change nothing, whatever they return; so the
+//! guard knows which calls are edits, and which files an edit touched, to judge the runs after it
+//! by their effect (docs/semantics.md, "What a call may change").
+//!
+//! Files are named by the 32-bit FNV-1a hash of their last path component: an edit of
+//! `/testbed/reproduce.py` touches what `python reproduce.py` runs. Nothing else of the arguments
+//! is kept.
+
+use crate::config::tools::ToolKind;
+use crate::json::members::{fnv1a, FNV_START};
+use serde_json::Value;
+
+/// What a call may have written, if it changed anything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Writes {
+    /// A read: it changes nothing.
+    Nothing,
+    /// These files (hashes of their last path component).
+    Files(Vec<u32>),
+    /// Something, but not which files (a mutation through an API, a program that may write).
+    Unknown,
+    /// The working directory: every later read may see something else.
+    Everything,
+}
+
+/// A call's kind refined by its arguments, and what it may write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Effect {
+    pub kind: ToolKind,
+    pub writes: Writes,
+}
+
+/// Editor-protocol commands (`str_replace_editor`, `str_replace_based_edit_tool`, …) that only
+/// read.
+const EDITOR_READS: &[&str] = &["view"];
+/// Editor-protocol commands that write the file at `path`.
+const EDITOR_WRITES: &[&str] = &[
+    "create",
+    "str_replace",
+    "insert",
+    "undo_edit",
+    "write",
+    "append",
+];
+/// Tool names (whole) of a change of working directory.
+const NAVIGATION_TOOLS: &[&str] = &["cd", "chdir", "pushd", "popd", "change_directory"];
+/// Tool names (whole) of file operations exposed as their own tools (a file-system API).
+const FILE_OPERATION_TOOLS: &[&str] = &[
+    "mkdir", "touch", "rm", "rmdir", "mv", "cp", "ln", "chmod", "chown", "truncate",
+];
+/// Arguments that name the file a mutating tool writes.
+const PATH_KEYS: &[&str] = &[
+    "path",
+    "file_path",
+    "filepath",
+    "filename",
+    "file_name",
+    "file",
+    "target_file",
+];
+/// Shell programs that only read (when they do not redirect their output into a file).
+const READ_ONLY_PROGRAMS: &[&str] = &[
+    "cat", "head", "tail", "less", "more", "ls", "ll", "tree", "find", "grep", "egrep", "fgrep",
+    "rg", "ag", "ack", "wc", "sort", "uniq", "cut", "awk", "sed", "nl", "file", "stat", "du", "df",
+    "pwd", "echo", "printf", "which", "type", "whereis", "env", "printenv", "date", "diff", "cmp",
+    "jq", "xxd", "hexdump", "od", "basename", "dirname", "realpath", "readlink", "true", "false",
+    "test", "[", "sleep", "id", "whoami", "uname", "ps",
+];
+/// `git` subcommands that only read.
+const GIT_READS: &[&str] = &[
+    "status",
+    "log",
+    "diff",
+    "show",
+    "grep",
+    "blame",
+    "rev-parse",
+    "ls-files",
+    "branch",
+];
+/// Programs whose arguments are the files they write.
+const WRITING_PROGRAMS: &[&str] = &[
+    "touch", "rm", "rmdir", "mkdir", "mv", "ln", "chmod", "chown", "truncate", "tee", "cp",
+];
+
+/// Whether a call of `tool` (of kind `name_kind` by its name) needs its arguments read to know
+/// its effect. Other calls' effects follow from their kind alone (`effect_of_kind`).
+pub fn reads_arguments(tool: &str, name_kind: ToolKind) -> bool {
+    name_kind == ToolKind::Command
+        || name_kind == ToolKind::Mutate
+        || tool.as_bytes().windows(4).any(|w| w == b"edit")
+        || NAVIGATION_TOOLS.contains(&tool)
+        || FILE_OPERATION_TOOLS.contains(&tool)
+}
+
+/// The effect of a call whose arguments are not read (`reads_arguments` is false).
+pub fn effect_of_kind(kind: ToolKind) -> Effect {
+    let writes = match kind {
+        ToolKind::Poll | ToolKind::Read => Writes::Nothing,
+        ToolKind::Mutate | ToolKind::Command => Writes::Unknown,
+    };
+    Effect { kind, writes }
+}
+
+/// The effect of a call of `tool` with `args`; `name_kind` is its kind by name (and config).
+pub fn effect_of(tool: &str, name_kind: ToolKind, args: &Value) -> Effect {
+    if let Some(effect) = editor_effect(args) {
+        return effect;
+    }
+    if NAVIGATION_TOOLS.contains(&tool) {
+        return Effect {
+            kind: ToolKind::Mutate,
+            writes: Writes::Everything,
+        };
+    }
+    if FILE_OPERATION_TOOLS.contains(&tool) {
+        let mut files = Vec::new();
+        strings_of(args, &mut |name| files.push(file_key(name)));
+        return Effect {
+            kind: ToolKind::Mutate,
+            writes: Writes::Files(files),
+        };
+    }
+    match name_kind {
+        ToolKind::Command => match shell_text(args) {
+            Some(text) => shell_effect(text),
+            None => effect_of_kind(ToolKind::Command),
+        },
+        ToolKind::Mutate => {
+            let path = PATH_KEYS
+                .iter()
+                .find_map(|key| args.get(*key).and_then(Value::as_str));
+            Effect {
+                kind: ToolKind::Mutate,
+                writes: path.map_or(Writes::Unknown, |p| Writes::Files(vec![file_key(p)])),
+            }
+        }
+        kind => effect_of_kind(kind),
+    }
+}
+
+/// The files a call's string arguments name (path-like tokens: with a `/` or an extension), as
+/// `file_key`s: what `python reproduce.py` or `{"path": "/testbed/x.py"}` would read.
+pub fn named_files(args: &Value) -> Vec<u32> {
+    let mut files = Vec::new();
+    strings_of(args, &mut |text| {
+        let separator = |b: u8| b.is_ascii_whitespace() || b"'\"`;&|()<>=,".contains(&b);
+        for token in split_unquoted(text.as_bytes(), separator, false) {
+            if looks_like_path(token) {
+                let key = file_key_of(token);
+                if !files.contains(&key) {
+                    files.push(key);
+                }
+            }
+        }
+    });
+    files
+}
+
+/// The key of a file: the FNV-1a hash of its last path component.
+pub fn file_key(path: &str) -> u32 {
+    file_key_of(path.as_bytes())
+}
+
+/// `file_key` of a path given as bytes.
+fn file_key_of(path: &[u8]) -> u32 {
+    let bytes = trim_bytes(path, |b| b == b'/');
+    let name = match bytes.iter().rposition(|b| *b == b'/') {
+        Some(slash) => bytes.get(slash + 1..).unwrap_or_default(),
+        None => bytes,
+    };
+    fnv1a(FNV_START, name)
+}
+
+/// An editor-protocol call (`{"command": "view" | "create" | …, "path": …}`), whatever the tool
+/// is named.
+fn editor_effect(args: &Value) -> Option<Effect> {
+    let command = args.get("command").and_then(Value::as_str)?;
+    let path = args.get("path").and_then(Value::as_str)?;
+    if EDITOR_READS.contains(&command) {
+        return Some(Effect {
+            kind: ToolKind::Read,
+            writes: Writes::Nothing,
+        });
+    }
+    EDITOR_WRITES.contains(&command).then(|| Effect {
+        kind: ToolKind::Mutate,
+        writes: Writes::Files(vec![file_key(path)]),
+    })
+}
+
+/// The shell text of a command runner's arguments.
+fn shell_text(args: &Value) -> Option<&str> {
+    match args {
+        Value::String(text) => Some(text),
+        _ => ["command", "cmd", "script", "commands"]
+            .iter()
+            .find_map(|key| args.get(*key).and_then(Value::as_str)),
+    }
+}
+
+/// The effect of shell text: a read when every simple command in it only reads; else what its
+/// writing commands write (a lone `cd` changes the working directory).
+fn shell_effect(text: &str) -> Effect {
+    let commands = simple_commands(text);
+    let lone_command = commands.len() == 1;
+    let mut writes = Writes::Nothing;
+    for words in &commands {
+        writes = combine(writes, command_writes(words, lone_command));
+    }
+    let kind = match writes {
+        Writes::Nothing => ToolKind::Read,
+        _ => ToolKind::Command,
+    };
+    Effect { kind, writes }
+}
+
+fn combine(a: Writes, b: Writes) -> Writes {
+    match (a, b) {
+        (Writes::Everything, _) | (_, Writes::Everything) => Writes::Everything,
+        (Writes::Unknown, _) | (_, Writes::Unknown) => Writes::Unknown,
+        (Writes::Files(mut a), Writes::Files(b)) => {
+            for file in b {
+                if !a.contains(&file) {
+                    a.push(file);
+                }
+            }
+            Writes::Files(a)
+        }
+        (Writes::Files(a), Writes::Nothing) | (Writes::Nothing, Writes::Files(a)) => {
+            Writes::Files(a)
+        }
+        (Writes::Nothing, Writes::Nothing) => Writes::Nothing,
+    }
+}
+
+/// The simple commands of shell text, each as its words (byte slices of the text, quotes
+/// kept), split at `;`, `&`, `|` and newlines outside quotes; the bodies of here-documents are
+/// skipped. Shell text is read as bytes: every byte that matters is ASCII.
+fn simple_commands(text: &str) -> Vec<Vec<&[u8]>> {
+    let mut commands = Vec::new();
+    let mut heredoc_end: Option<&[u8]> = None;
+    for line in split_unquoted(text.as_bytes(), |b| b == b'\n', false) {
+        if let Some(end) = heredoc_end {
+            if trim_bytes(line, |b| b.is_ascii_whitespace()) == end {
+                heredoc_end = None;
+            }
+            continue;
+        }
+        for part in split_unquoted(line, |b| matches!(b, b';' | b'&' | b'|'), true) {
+            let words = split_unquoted(part, |b| b.is_ascii_whitespace(), true);
+            if let Some(end) = heredoc_marker(&words) {
+                heredoc_end = Some(end);
+            }
+            if !words.is_empty() {
+                commands.push(words);
+            }
+        }
+    }
+    commands
+}
+
+/// `text` cut at the bytes `at` accepts (outside single or double quotes when `quoted`), empty
+/// pieces dropped.
+fn split_unquoted(text: &[u8], at: impl Fn(u8) -> bool, quoted: bool) -> Vec<&[u8]> {
+    let mut pieces = Vec::new();
+    let mut quote = None;
+    let mut start = 0;
+    for (i, &byte) in text.iter().enumerate() {
+        match quote {
+            Some(q) if byte == q => quote = None,
+            Some(_) => {}
+            None if quoted && (byte == b'\'' || byte == b'"') => quote = Some(byte),
+            None if at(byte) => {
+                pieces.extend(text.get(start..i).filter(|p| !p.is_empty()));
+                start = i + 1;
+            }
+            None => {}
+        }
+    }
+    pieces.extend(text.get(start..).filter(|p| !p.is_empty()));
+    pieces
+}
+
+/// `word` without the quotes around it.
+fn unquoted(word: &[u8]) -> &[u8] {
+    trim_bytes(word, |b| b == b'\'' || b == b'"')
+}
+
+/// `bytes` without the leading and trailing bytes `drop` accepts.
+fn trim_bytes(bytes: &[u8], drop: impl Fn(u8) -> bool) -> &[u8] {
+    let start = bytes.iter().position(|b| !drop(*b)).unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|b| !drop(*b))
+        .map_or(start, |i| i + 1);
+    bytes.get(start..end.max(start)).unwrap_or_default()
+}
+
+/// `bytes` without the leading bytes `drop` accepts.
+fn trim_start_bytes(bytes: &[u8], drop: impl Fn(u8) -> bool) -> &[u8] {
+    let start = bytes.iter().position(|b| !drop(*b)).unwrap_or(bytes.len());
+    bytes.get(start..).unwrap_or_default()
+}
+
+/// The end word of a here-document the command opens (`<<EOF`, `<< 'EOF'`, `<<-"EOF"`).
+fn heredoc_marker<'t>(words: &[&'t [u8]]) -> Option<&'t [u8]> {
+    let at = words.iter().position(|w| w.starts_with(b"<<"))?;
+    let inline = trim_start_bytes(words.get(at)?.get(2..)?, |b| b == b'-');
+    let end = unquoted(if inline.is_empty() {
+        words.get(at + 1)?
+    } else {
+        inline
+    });
+    (!end.is_empty()).then_some(end)
+}
+
+/// What one simple command writes. A lone `cd` (the whole call) changes the working directory;
+/// a `cd` before other commands only sets where they run.
+fn command_writes(words: &[&[u8]], lone_command: bool) -> Writes {
+    let mut writes = Writes::Nothing;
+    let mut rest: Vec<&[u8]> = Vec::new();
+    let mut redirect_next = false;
+    for word in words.iter().map(|w| unquoted(w)) {
+        if redirect_next {
+            redirect_next = false;
+            writes = combine(writes, redirect_target(word));
+            continue;
+        }
+        let stripped = trim_start_bytes(word, |b| matches!(b, b'1' | b'2' | b'&'));
+        if let Some(target) = stripped
+            .strip_prefix(b">>")
+            .or_else(|| stripped.strip_prefix(b">"))
+        {
+            if target.is_empty() {
+                redirect_next = true;
+            } else if target.first() != Some(&b'&') {
+                writes = combine(writes, redirect_target(target));
+            }
+            continue;
+        }
+        rest.push(word);
+    }
+    // Leading assignments and wrappers (`FOO=1 timeout 60 python x.py`).
+    let is_option = |w: &[u8]| w.first() == Some(&b'-');
+    let mut args = rest
+        .into_iter()
+        .skip_while(|w| w.contains(&b'=') && !is_option(w));
+    let mut program: &[u8] = args.next().unwrap_or_default();
+    while matches!(
+        program,
+        b"sudo" | b"time" | b"nohup" | b"env" | b"timeout" | b"command" | b"xargs"
+    ) {
+        // The wrapped program is the first word that is not an option or a duration.
+        program = args
+            .by_ref()
+            .find(|w| !is_option(w) && !is_duration(w))
+            .unwrap_or_default();
+    }
+    let program = match program.iter().rposition(|b| *b == b'/') {
+        Some(slash) => program.get(slash + 1..).unwrap_or_default(),
+        None => program,
+    };
+    let operands: Vec<&[u8]> = args.filter(|a| !is_option(a)).collect();
+    let in_place = words
+        .iter()
+        .any(|w| w.starts_with(b"-i") || *w == b"--in-place");
+    let files = |names: &[&[u8]]| Writes::Files(names.iter().map(|f| file_key_of(f)).collect());
+    let named = |list: &[&str]| list.iter().any(|p| p.as_bytes() == program);
+    let by_program = match program {
+        b"" => Writes::Nothing,
+        b"cd" | b"pushd" | b"popd" if lone_command => Writes::Everything,
+        b"cd" | b"pushd" | b"popd" => Writes::Nothing,
+        b"sed" if in_place => files(operands.get(1..).unwrap_or_default()),
+        b"cp" => files(
+            operands
+                .last()
+                .map(std::slice::from_ref)
+                .unwrap_or_default(),
+        ),
+        b"git" => match operands.first() {
+            Some(sub) if GIT_READS.iter().any(|g| g.as_bytes() == *sub) => Writes::Nothing,
+            _ => Writes::Unknown,
+        },
+        _ if named(WRITING_PROGRAMS) => files(&operands),
+        _ if named(READ_ONLY_PROGRAMS) => Writes::Nothing,
+        _ => Writes::Unknown,
+    };
+    combine(writes, by_program)
+}
+
+/// `timeout`'s duration argument: digits with an optional fraction and unit (`60`, `1.5m`).
+/// (Not `str::parse::<f64>`: the standard float parser costs kilobytes of `.wasm`.)
+fn is_duration(word: &[u8]) -> bool {
+    let number = match word.last() {
+        Some(b's' | b'm' | b'h' | b'd') => word.get(..word.len() - 1).unwrap_or_default(),
+        _ => word,
+    };
+    let dots = number.iter().filter(|b| **b == b'.').count();
+    number.first().is_some_and(u8::is_ascii_digit)
+        && dots <= 1
+        && number.iter().all(|b| b.is_ascii_digit() || *b == b'.')
+}
+
+/// A redirection's target: a file, or nothing for `/dev/null`.
+fn redirect_target(target: &[u8]) -> Writes {
+    if target == b"/dev/null" {
+        Writes::Nothing
+    } else {
+        Writes::Files(vec![file_key_of(target)])
+    }
+}
+
+/// Whether a token names a file: it holds a `/` (with a letter or digit) or ends in a short
+/// extension with a letter.
+fn looks_like_path(token: &[u8]) -> bool {
+    let token = trim_bytes(token, |b| matches!(b, b':' | b'.' | b','));
+    let is_url = token.windows(3).any(|w| w == b"://");
+    if token.is_empty() || token.first() == Some(&b'-') || is_url {
+        return false;
+    }
+    if token.contains(&b'/') {
+        return token.iter().any(u8::is_ascii_alphanumeric);
+    }
+    match token.iter().rposition(|b| *b == b'.') {
+        Some(dot) if dot > 0 => {
+            let ext = token.get(dot + 1..).unwrap_or_default();
+            (1..=8).contains(&ext.len())
+                && ext.iter().all(u8::is_ascii_alphanumeric)
+                && ext.iter().any(u8::is_ascii_alphabetic)
+        }
+        _ => false,
+    }
+}
+
+/// Calls `visit` with every string in `value` (keys left out).
+fn strings_of(value: &Value, visit: &mut dyn FnMut(&str)) {
+    match value {
+        Value::String(text) => visit(text),
+        Value::Array(items) => items.iter().for_each(|item| strings_of(item, visit)),
+        Value::Object(map) => map.values().for_each(|item| strings_of(item, visit)),
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn shell(text: &str) -> Effect {
+        effect_of("bash", ToolKind::Command, &json!({ "command": text }))
+    }
+
+    fn files(names: &[&str]) -> Writes {
+        Writes::Files(names.iter().map(|n| file_key(n)).collect())
+    }
+
+    #[test]
+    fn shell_reads_are_reads() {
+        for text in [
+            "grep -n \"def get_ordering\" /testbed/django/db/models/query.py",
+            "cd /testbed && cat setup.py | head -20",
+            "find /testbed -name \"*.py\" | xargs grep -l foo 2>/dev/null",
+            "git diff",
+            "timeout 30 xargs ls",
+            "ls -la /testbed > /dev/null",
+            "sed -n '10,20p' x.py",
+        ] {
+            let effect = shell(text);
+            assert_eq!(effect.kind, ToolKind::Read, "{text}");
+            assert_eq!(effect.writes, Writes::Nothing, "{text}");
+        }
+    }
+
+    #[test]
+    fn shell_writes_name_their_files() {
+        assert_eq!(
+            shell("sed -i 's/a/b/' /testbed/src/x.py").writes,
+            files(&["x.py"])
+        );
+        assert_eq!(shell("echo hi > /tmp/out.txt").writes, files(&["out.txt"]));
+        assert_eq!(shell("echo hi >> notes.md").writes, files(&["notes.md"]));
+        assert_eq!(
+            shell("cat <<'EOF' > /testbed/reproduce.py\nimport os\nrm -rf /\nEOF").writes,
+            files(&["reproduce.py"])
+        );
+        assert_eq!(shell("cp a.py b.py").writes, files(&["b.py"]));
+        assert_eq!(shell("mkdir -p temp").writes, files(&["temp"]));
+        assert_eq!(shell("cd document").writes, Writes::Everything);
+        assert_eq!(shell("python reproduce.py").writes, Writes::Unknown);
+        assert_eq!(shell("git apply fix.patch").writes, Writes::Unknown);
+        assert_eq!(
+            shell("cd /testbed && python reproduce.py").kind,
+            ToolKind::Command
+        );
+    }
+
+    #[test]
+    fn editor_protocol_calls() {
+        let view = json!({"command": "view", "path": "/testbed/a.py"});
+        let edit = json!({"command": "str_replace", "path": "/testbed/a.py", "old_str": "x", "new_str": "y"});
+        assert_eq!(
+            effect_of("str_replace_editor", ToolKind::Read, &view).kind,
+            ToolKind::Read
+        );
+        assert_eq!(
+            effect_of("str_replace_based_edit_tool", ToolKind::Read, &edit),
+            Effect {
+                kind: ToolKind::Mutate,
+                writes: files(&["a.py"])
+            }
+        );
+    }
+
+    #[test]
+    fn file_system_tools_and_navigation() {
+        assert_eq!(
+            effect_of("cd", ToolKind::Read, &json!({"folder": "document"})).writes,
+            Writes::Everything
+        );
+        assert_eq!(
+            effect_of("mkdir", ToolKind::Read, &json!({"dir_name": "temp"})).kind,
+            ToolKind::Mutate
+        );
+        assert_eq!(
+            effect_of(
+                "write_file",
+                ToolKind::Mutate,
+                &json!({"path": "/a/b.txt", "content": "x"})
+            )
+            .writes,
+            files(&["b.txt"])
+        );
+        assert_eq!(
+            effect_of(
+                "update_order",
+                ToolKind::Mutate,
+                &json!({"order_id": "#W1"})
+            )
+            .writes,
+            Writes::Unknown
+        );
+    }
+
+    #[test]
+    fn named_files_are_path_like_tokens() {
+        let named =
+            named_files(&json!({"command": "cd /testbed && python reproduce_issue.py --x 1.5"}));
+        assert_eq!(
+            named,
+            vec![file_key("testbed"), file_key("reproduce_issue.py")]
+        );
+        assert_eq!(file_key("/testbed/reproduce.py"), file_key("reproduce.py"));
+        assert!(named_files(&json!({"q": "version 1.5 of http://x.org"})).is_empty());
+    }
+}

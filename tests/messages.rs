@@ -1,0 +1,163 @@
+//! What the model reads says only what the guard knows (issue 23): counts of calls that ran and
+//! of calls refused, the argument that varied, "two calls of" one tool, the result in hand quoted
+//! and cut, "although ... changed" only where changes came between. Verdict strings are pinned by
+//! the scenario corpus; these tests pin the facts inside the texts.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use serde_json::{json, Value};
+use tool_loop_guard::Guard;
+
+/// `check`, and unless refused `record` with `result`; both verdicts as JSON.
+fn step(guard: &mut Guard, tool: &str, args: Value, result: &str) -> (Value, Option<Value>) {
+    let call = json!({"tool": tool, "args": args}).to_string();
+    let checked: Value = serde_json::from_str(&guard.check(&call, 0.0).unwrap().to_json()).unwrap();
+    if checked["action"] == "block" || checked["action"] == "stop" {
+        return (checked, None);
+    }
+    let outcome = json!({"tool": tool, "args": args, "result": result}).to_string();
+    let recorded = serde_json::from_str(&guard.record(&outcome, 0.0).unwrap().to_json()).unwrap();
+    (checked, Some(recorded))
+}
+
+fn text(verdict: &Value) -> &str {
+    verdict["message"].as_str().unwrap_or("")
+}
+
+#[test]
+fn a_stall_warning_names_the_argument_that_varied() {
+    let mut guard = Guard::new(&json!(null)).unwrap();
+    let mut warning = None;
+    for day in 10..20 {
+        let args = json!({"origin": "JFK", "destination": "SEA", "date": format!("2024-05-{day}")});
+        let (checked, _) = step(&mut guard, "search_direct_flight", args, "[]");
+        if checked["action"] == "warn" {
+            warning.get_or_insert(checked);
+        }
+    }
+    let warning = warning.expect("the enumeration is warned");
+    assert_eq!(warning["detector"], "stall");
+    assert!(
+        text(&warning).contains("each with a different `date`"),
+        "{}",
+        text(&warning)
+    );
+    assert!(
+        !text(&warning).contains("same arguments"),
+        "{}",
+        text(&warning)
+    );
+}
+
+#[test]
+fn a_refusal_counts_the_calls_that_ran_apart_from_those_refused() {
+    let mut guard = Guard::new(&json!(null)).unwrap();
+    let mut refusals = Vec::new();
+    for _ in 0..7 {
+        let (checked, _) = step(
+            &mut guard,
+            "update_task",
+            json!({"id": 7}),
+            "Task 7 updated.",
+        );
+        if checked["action"] == "block" {
+            refusals.push(checked);
+        }
+    }
+    assert!(text(&refusals[0]).contains("5 ran and returned the identical result each time"));
+    assert!(
+        !text(&refusals[0]).contains("refused)"),
+        "{}",
+        text(&refusals[0])
+    );
+    assert!(text(&refusals[1])
+        .contains("5 ran and returned the identical result each time, 1 was refused"));
+}
+
+#[test]
+fn a_ping_pong_within_one_tool_says_so() {
+    let mut guard = Guard::new(&json!(null)).unwrap();
+    let mut warned = None;
+    for i in 0..8 {
+        let path = if i % 2 == 0 { "/a.py" } else { "/b.py" };
+        let (checked, _) = step(
+            &mut guard,
+            "str_replace_based_edit_tool",
+            json!({"command": "view", "path": path}),
+            path,
+        );
+        if checked["detector"] == "ping_pong" {
+            warned.get_or_insert(checked);
+        }
+    }
+    let warned = warned.expect("the alternation is warned");
+    assert!(text(&warned)
+        .contains("two calls of `str_replace_based_edit_tool` with different arguments"));
+}
+
+#[test]
+fn a_forecast_quotes_the_result_in_hand_cut_to_120_characters() {
+    let mut guard = Guard::new(&json!(null)).unwrap();
+    let long = format!("status:   {}", "x".repeat(300));
+    let mut forecast = None;
+    for _ in 0..5 {
+        let (_, recorded) = step(&mut guard, "get_status", json!({"job": 1}), &long);
+        if recorded.as_ref().is_some_and(|r| r["action"] == "warn") {
+            forecast = recorded;
+        }
+    }
+    let forecast = forecast.expect("the record forecasts the refusal");
+    let quoted = format!("It returned: \"status: {}…\"", "x".repeat(112));
+    assert!(text(&forecast).contains(&quoted), "{}", text(&forecast));
+    assert!(text(&forecast).starts_with(
+        "Loop warning: calling `get_status` again with these same arguments will be refused"
+    ));
+}
+
+#[test]
+fn identical_runs_despite_edits_are_told_as_such_and_refused() {
+    let mut guard = Guard::new(&json!(null)).unwrap();
+    let traceback =
+        "Traceback (most recent call last):\n  File \"reproduce.py\", line 3\nValueError: bad unit";
+    let mut record_warning = None;
+    let mut refusal = None;
+    for i in 0..6 {
+        let (checked, recorded) = step(
+            &mut guard,
+            "bash",
+            json!({"command": "python reproduce.py"}),
+            traceback,
+        );
+        if checked["action"] == "block" {
+            refusal.get_or_insert(checked);
+        }
+        if let Some(recorded) = recorded.filter(|r| r["action"] == "warn") {
+            record_warning.get_or_insert(recorded);
+        }
+        let edit = json!({"command": "str_replace", "path": "/repo/src/units.py", "old_str": format!("v{i}"), "new_str": format!("w{i}")});
+        step(
+            &mut guard,
+            "str_replace_editor",
+            edit,
+            &format!("edited: w{i}"),
+        );
+    }
+    let warning = record_warning.expect("the third identical run is warned");
+    assert!(
+        text(&warning).contains("although 2 other calls changed something in between"),
+        "{}",
+        text(&warning)
+    );
+    assert!(
+        text(&warning).contains("It returned: \"Traceback (most recent call last): File"),
+        "{}",
+        text(&warning)
+    );
+    let refusal = refusal.expect("the fifth run is refused");
+    assert_eq!(refusal["count"], 4);
+    assert!(
+        text(&refusal).contains("although 4 other calls changed something in between"),
+        "{}",
+        text(&refusal)
+    );
+    assert!(!text(&refusal).contains("cannot produce anything new"));
+}
