@@ -9,18 +9,19 @@ import { createAgent, tool } from "langchain";
 import { LoopGuard } from "tool-loop-guard";
 import { guardLangChain } from "tool-loop-guard/langchain";
 import { z } from "zod";
-import { adapterContract, ARGS, stopsByShape } from "./support.mjs";
+import { adapterContract, ARGS, CYCLE, stopsByShape } from "./support.mjs";
 
 /** The `recursionLimit` docs/adapters.md tells LangChain users to give `invoke()`. */
 const DOCUMENTED_RECURSION_LIMIT = 100;
 
-/** A fake model that calls `name(argsOf(i))` for `turns` turns, then answers "done". */
-function repeatingModel(turns, name = "status", argsOf = () => ARGS) {
+/** A fake model that calls `callOf(i)` (`{tool, args}`, default `status(ARGS)`) for `turns` turns, then answers "done". */
+function repeatingModel(turns, callOf = () => ({ tool: "status", args: ARGS })) {
   const model = fakeModel();
   // Factories, not respondWithTools: that one's message text concatenates the whole history,
   // which doubles at every turn.
   for (let i = 0; i < turns; i += 1) {
-    model.respond(() => new AIMessage({ content: "", tool_calls: [{ name, args: argsOf(i), id: `call-${i}`, type: "tool_call" }] }));
+    const { tool: name, args } = callOf(i);
+    model.respond(() => new AIMessage({ content: "", tool_calls: [{ name, args, id: `call-${i}`, type: "tool_call" }] }));
   }
   return model.respond(new AIMessage("done"));
 }
@@ -70,13 +71,13 @@ describe("tool-loop-guard/langchain with langchain createAgent", () => {
     const guard = new LoopGuard();
     const stuck = () => "job 42: still running";
     await assert.rejects(run(guard, { runId: "default-limit", resultOf: stuck, turns: 60, recursionLimit: null }), { name: "GraphRecursionError" });
-    // The slowest shape for the default preset: a search whose varying arguments all find nothing.
-    const search = tool(async () => "No results found.", { name: "search", description: "Search", schema: z.object({ q: z.string() }) });
-    const model = repeatingModel(80, "search", (i) => ({ q: `q${i}` }));
-    const ran = await run(guard, { runId: "documented-limit", turns: 80, model, tools: [search], recursionLimit: DOCUMENTED_RECURSION_LIMIT });
+    // The slowest shape for the default preset: three calls going round with the same results.
+    const tools = CYCLE.map(({ tool: name, result }) => tool(async () => result, { name, description: name, schema: z.object({}) }));
+    const model = repeatingModel(80, (i) => CYCLE[i % 3]);
+    const ran = await run(guard, { runId: "documented-limit", turns: 80, model, tools, recursionLimit: DOCUMENTED_RECURSION_LIMIT });
     assert.equal(ran.stopped?.action, "stop");
-    assert.equal(ran.toolMessages.length, stops.stall, "stopped at the bare guard's call");
-    assert.equal(Math.max(...Object.values(stops)), stops.stall, "the search is the slowest shape");
+    assert.equal(ran.toolMessages.length, stops.cycle, "stopped at the bare guard's call");
+    assert.equal(Math.max(...Object.values(stops)), stops.cycle, "the cycle is the slowest shape");
     t.diagnostic(`default preset: stuck loops stop at call ${JSON.stringify(stops)}; each tool call costs 3 graph steps with the middleware`);
     guard.free();
   });

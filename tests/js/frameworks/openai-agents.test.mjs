@@ -8,15 +8,15 @@ import { assistantMessage, functionCall, modelResponder, ScriptedModel } from "@
 import { LoopGuard } from "tool-loop-guard";
 import { guardOpenAIAgents } from "tool-loop-guard/openai-agents";
 import { z } from "zod";
-import { adapterContract, ARGS, STUCK_RESULT, stopsByShape } from "./support.mjs";
+import { adapterContract, ARGS, CYCLE, STUCK_RESULT, stopsByShape } from "./support.mjs";
 
 /** The `maxTurns` docs/adapters.md tells OpenAI Agents users to give `run()`. */
 const DOCUMENTED_MAX_TURNS = 25;
 
-/** A scripted model that calls `name(argsOf(i))` for `turns` turns, then answers "done". */
-function repeatingModel(turns, name = "status", argsOf = () => ARGS) {
+/** A scripted model that calls `callOf(i)` (`{tool, args}`, default `status(ARGS)`) for `turns` turns, then answers "done". */
+function repeatingModel(turns, callOf = () => ({ tool: "status", args: ARGS })) {
   return new ScriptedModel([
-    ...Array.from({ length: turns }, () => modelResponder(({ index }) => [functionCall(name, argsOf(index), { callId: `call-${index}` })])),
+    ...Array.from({ length: turns }, () => modelResponder(({ index }) => [functionCall(callOf(index).tool, callOf(index).args, { callId: `call-${index}` })])),
     [assistantMessage("done")],
   ]);
 }
@@ -68,13 +68,13 @@ describe("tool-loop-guard/openai-agents with @openai/agents", () => {
     const stops = stopsByShape({});
     const guard = new LoopGuard();
     await assert.rejects(run(guard, { runId: "default-limit", resultOf: () => STUCK_RESULT, turns: 60, sdkDefaultMaxTurns: true }), MaxTurnsExceededError);
-    // The slowest shape for the default preset: a search whose varying arguments all find nothing.
-    const search = tool({ name: "search", description: "Search", parameters: z.object({ q: z.string() }), execute: async () => "No results found." });
-    const model = repeatingModel(60, "search", (i) => ({ q: `q${i}` }));
-    const ran = await run(guard, { runId: "documented-limit", turns: 60, model, tools: [search], maxTurns: DOCUMENTED_MAX_TURNS });
+    // The slowest shape for the default preset: three calls going round with the same results.
+    const tools = CYCLE.map(({ tool: name, result }) => tool({ name, description: name, parameters: z.object({}), execute: async () => result }));
+    const model = repeatingModel(60, (i) => CYCLE[i % 3]);
+    const ran = await run(guard, { runId: "documented-limit", turns: 60, model, tools, maxTurns: DOCUMENTED_MAX_TURNS });
     assert.equal(ran.stopped?.action, "stop");
-    assert.equal(ran.outputs.length, stops.stall, "stopped at the bare guard's call");
-    assert.equal(Math.max(...Object.values(stops)), stops.stall, "the search is the slowest shape");
+    assert.equal(ran.outputs.length, stops.cycle, "stopped at the bare guard's call");
+    assert.equal(Math.max(...Object.values(stops)), stops.cycle, "the cycle is the slowest shape");
     assert.equal(ran.result.finalOutput, ran.stopped.userMessage);
     t.diagnostic(`default preset: stuck loops stop at call ${JSON.stringify(stops)}; the SDK's maxTurns 10 ends the run first`);
     guard.free();

@@ -176,17 +176,20 @@ export function adapterContract({ run, endRun, turns, modelCalls, toolOutputs, r
   });
 }
 
+/** Three calls going round with the same results: the slowest loop the default preset stops. */
+export const CYCLE = Object.freeze(["a", "b", "c"].map((tool) => Object.freeze({ tool, args: {}, result: `result of ${tool}` })));
+
 /**
  * The call at which the bare guard stops each loop shape the docs size framework limits by (one
- * tool call per model turn): an identical call, a ping-pong, a cycle of three, a search whose
- * varying arguments all find nothing, a failing call. `{shape: stopAt}`; the largest is the bound.
+ * tool call per model turn): an identical call, a ping-pong, a cycle of three (the `cycle` entry of
+ * CYCLE), a failing call. `{shape: stopAt}`; the largest is the bound. (A search whose varying
+ * arguments all find nothing asks new questions: it is warned, never stopped.)
  */
 export function stopsByShape(config) {
   const shapes = {
     identical: () => ({ tool: "status", args: ARGS, result: STUCK_RESULT }),
     pingPong: (i) => (i % 2 ? { tool: "a", args: {}, result: "ra" } : { tool: "b", args: {}, result: "rb" }),
-    cycle: (i) => ({ tool: ["a", "b", "c"][i % 3], args: {}, result: `r${i % 3}` }),
-    stall: (i) => ({ tool: "search", args: { q: `q${i}` }, result: "No results found." }),
+    cycle: (i) => CYCLE[i % 3],
     failing: (i) => ({ tool: "fetch", args: { url: i % 2 }, error: "Error: connect ECONNREFUSED 127.0.0.1:9" }),
   };
   const stops = {};
