@@ -75,6 +75,8 @@ interface VerdictFields {
   wouldBe?: { action: Action; level: Level; detector: DetectorId | null };
   /** `tool_cap` and `transient_failure`: how long (ms) until the call may be made again. */
   retryAfterMs?: number;
+  /** Under `sameAs: true`, on a record: the call id of the earlier call whose identical result this one repeats. */
+  sameAs?: string;
 }
 
 /** A verdict that lets the run go on: `allow`, `warn`, or `block` (this call refused). */
@@ -146,6 +148,8 @@ export interface LoopGuardConfig {
     cycle?: boolean;
     stall?: boolean;
     errorRepeat?: boolean;
+    transientFailure?: boolean;
+    sharedCause?: boolean;
   };
   postCompactionGuard?: {
     enabled?: boolean;
@@ -161,6 +165,10 @@ export interface LoopGuardConfig {
   patientPollMs?: number;
   /** Patient polling escalates past a warning only after this much polling time. */
   pollBudgetMs?: number;
+  /** A call failing transiently (429, 503, …) for this long in a row is refused once as unavailable (default 300000). */
+  transientBudgetMs?: number;
+  /** Record verdicts carry `sameAs`, the call id of the earlier call whose result a record repeats (off by default). */
+  sameAs?: boolean;
   /** `enforce` (default); `inject`: refusals become warnings with a hint; `shadow`: always allow, with `wouldBe`. */
   policy?: Policy;
   /** Per-tool settings, by tool name. */

@@ -559,6 +559,10 @@ impl Guard {
                 return Answer::Verdict(verdict.under_policy(config.policy));
             }
         }
+        let same_as = match config.same_as {
+            true => same_as(run, index, call.call_id.as_deref()),
+            false => None,
+        };
         let shared = match class {
             Some(FailureClass::Shared(cause)) => {
                 run.notes.restore(run.seq_of(index), Note::Failed(cause));
@@ -567,7 +571,7 @@ impl Guard {
             _ => None,
         };
         let next_identical = Self::proposal(config, Some(tool), &call.tool, kind, args, None, &[]);
-        match (decide(run, &next_identical, config), shared) {
+        let answer = match (decide(run, &next_identical, config), shared) {
             (Some(found), _) if found.level >= Level::Critical => {
                 let verdict = Verdict::forecast(&found, &call.tool, run_id, quote().as_deref());
                 Answer::Verdict(verdict.under_policy(config.policy))
@@ -590,6 +594,14 @@ impl Guard {
                 Answer::Verdict(verdict.under_policy(config.policy))
             }
             _ => Answer::allow(config.policy, &call.tool, run_id),
+        };
+        match same_as {
+            None => answer,
+            Some(id) => {
+                let mut verdict = answer.into_verdict(&call.tool, run_id);
+                verdict.same_as = Some(id);
+                Answer::Verdict(verdict)
+            }
         }
     }
 }
@@ -655,6 +667,17 @@ fn argument_names(call: &CallInput, keys: &[u32]) -> Vec<String> {
         }
     }
     names
+}
+
+/// Under `sameAs`: keeps the call id of the record at `index` and returns the id of the earlier
+/// call whose result it repeats, if the window still holds one with an id.
+fn same_as(run: &mut Run, index: usize, call_id: Option<&str>) -> Option<String> {
+    if let Some(id) = call_id {
+        run.call_ids.keep(run.seq_of(index), id);
+    }
+    let ids = &run.call_ids;
+    let earlier = run.same_as(index, |seq| ids.of(seq).is_some())?;
+    ids.of(earlier).map(str::to_owned)
 }
 
 /// The warning of a record that failed transiently: the wait before the next try, or the service

@@ -60,7 +60,9 @@ export function timelineLines(report: RunReport, p: Paint): string[] {
     }
     const action = rowAction(entry);
     const tool = entry.tool.length > toolWidth ? `${entry.tool.slice(0, toolWidth - 1)}…` : entry.tool;
-    const notes = [entry.failed ? "error" : "", refusalNote(entry, action)].filter((n) => n !== "").join(", ");
+    const notes = [entry.failed ? "error" : "", refusalNote(entry, action), retryNote(entry), entry.sameAs === undefined ? "" : `same result as ${entry.sameAs}`]
+      .filter((n) => n !== "")
+      .join(", ");
     const detector = entry.detector === null ? "" : entry.detector;
     const count = entry.detector === null ? "" : String(entry.count);
     // A verdict comes on the call (check, before it ran) or on its result (record, after it ran).
@@ -80,6 +82,18 @@ function refusalNote(entry: TimelineRow, action: string): string {
   return action === "stop" ? `${cost}; run ended` : cost;
 }
 
+/** `retry after 2 s`: the wait a transient failure's verdict advises (the record's, else the check's). */
+function retryNote(entry: TimelineRow): string {
+  const ms = entry.record?.retryAfterMs ?? entry.check.retryAfterMs;
+  return ms === undefined ? "" : `retry after ${ms >= 1000 ? `${+(ms / 1000).toFixed(1)} s` : `${ms} ms`}`;
+}
+
+/** `B of R result bytes repeat an earlier identical result (not resent with sameAs)`. */
+function notResentText(notResent: number, resultBytes: number): string {
+  const share = resultBytes === 0 ? 0 : (100 * notResent) / resultBytes;
+  return `${plural(notResent, "result byte")} (${share.toFixed(1)} %) repeat an earlier identical result (a host using sameAs would not resend them)`;
+}
+
 /** `N not run (R repeats of their last result, M new)`: the calls the guard would have spared. */
 function notRunText(notRun: number, saved: number): string {
   return notRun === 0 ? "0 not run" : `${notRun} not run (${plural(saved, "repeat")} of their last result, ${notRun - saved} new)`;
@@ -96,6 +110,7 @@ export function summaryLine(report: RunReport, p: Paint): string {
     parts.push(`${plural(s.refusals.length, "refusal")}: ${s.withheld} withheld new information, ${s.costless} costless`);
   }
   if (s.stoppedAt !== null) parts.push(p.refuse(`run stopped at call ${s.stoppedAt}`));
+  if (s.notResent > 0) parts.push(notResentText(s.notResent, s.resultBytes));
   return `  summary: ${parts.join("; ")}`;
 }
 
@@ -108,6 +123,7 @@ export function totalLine(totals: ReplayTotals, p: Paint, badInputs = 0): string
     `${plural(totals.refusals, "refusal")}: ${totals.withheld} withheld new information, ${totals.costless} costless`,
     `${plural(totals.notRun, "call")} ${notRunText(totals.notRun, totals.saved).replace(/^\d+ /, "")}`,
   ];
+  if (totals.notResent > 0) parts.push(notResentText(totals.notResent, totals.resultBytes));
   if (badInputs > 0) parts.push(`${plural(badInputs, "bad input")} not counted`);
   return p.bold(`total: ${parts.join("; ")}`);
 }

@@ -11,8 +11,16 @@ import type { ReplayOptions } from "./options.js";
 import { paint, runHeading, summaryLine, timelineLines, totalLine } from "./render.js";
 import type { Output } from "./output.js";
 
+/**
+ * The replay's config with `sameAs` on, so that its records name the results a host could drop
+ * from the model's context (`preset: "openclaw"` has no such field: its config is left as it is).
+ */
+function withSameAs(config: ReplayOptions["config"]): ReplayOptions["config"] {
+  return config.preset === "openclaw" ? config : { ...config, sameAs: true };
+}
+
 export async function replayCommand(options: ReplayOptions, out: Output): Promise<number> {
-  const guard = new LoopGuard(options.config);
+  const guard = new LoopGuard(withSameAs(options.config));
   const p = paint(out.colour);
   const totals = emptyTotals();
   try {

@@ -64,6 +64,9 @@ pub struct Config {
     pub poll_budget_ms: f64,
     /// A call failing transiently (an outage) this long in a row is refused as unavailable.
     pub transient_budget_ms: f64,
+    /// Record verdicts name the earlier call whose result a record repeats (`sameAs`); runs keep
+    /// their completed calls' ids for it.
+    pub same_as: bool,
     pub policy: Policy,
     pub volatile_keys: VolatileKeys,
     pub poll_tools: Vec<String>,
@@ -110,6 +113,7 @@ impl Default for Config {
             patient_poll_ms: 30_000.0,
             poll_budget_ms: 7_200_000.0,
             transient_budget_ms: 300_000.0,
+            same_as: false,
             policy: Policy::Enforce,
             volatile_keys: VolatileKeys::default(),
             poll_tools: Vec::new(),
@@ -165,6 +169,7 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "patientPollMs",
     "pollBudgetMs",
     "transientBudgetMs",
+    "sameAs",
     "policy",
     "tools",
     "volatileKeys",
@@ -196,6 +201,9 @@ impl Config {
         }
         if let Some(v) = opt_bool(map, "enabled", "enabled")? {
             config.enabled = v;
+        }
+        if let Some(v) = opt_bool(map, "sameAs", "sameAs")? {
+            config.same_as = v;
         }
         let counts: [(&str, &mut u32, u64); 7] = [
             ("historySize", &mut config.history_size, MAX_HISTORY),

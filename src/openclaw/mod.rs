@@ -46,6 +46,7 @@ const UNUSED_FIELDS: &[&str] = &[
     "patientPollMs",
     "pollBudgetMs",
     "transientBudgetMs",
+    "sameAs",
     "tools",
     "volatileKeys",
     "pollTools",
@@ -502,5 +503,6 @@ fn verdict(
         refusal,
         would_be: None,
         retry_after_ms: None,
+        same_as: None,
     }
 }

@@ -273,7 +273,14 @@ fn retry_after_of_text(text: &[u8]) -> Option<f64> {
     })
 }
 
-/// Whether `text` holds `code` as a number of its own (not inside a longer run of digits).
+/// Words one of which comes shortly before a status code ("HTTP 503", "status: 429",
+/// "Error 401", "code=403"), so that a line number or a count is not read as one.
+const STATUS_LEAD_WORDS: &[&str] = &["http", "status", "error", "code"];
+/// How many bytes before a status code its lead word may start.
+const STATUS_LEAD_BYTES: usize = 12;
+
+/// Whether `text` holds `code` as a status: a number of its own (not inside a longer run of
+/// digits) at the start of the text or shortly after a lead word.
 #[inline(never)]
 fn has_status(text: &[u8], code: u16) -> bool {
     let digits = [
@@ -288,6 +295,10 @@ fn has_status(text: &[u8], code: u16) -> bool {
                 .and_then(|j| text.get(j))
                 .is_some_and(u8::is_ascii_digit)
             && !text.get(i + 3).is_some_and(u8::is_ascii_digit)
+            && (i == 0
+                || text
+                    .get(i.saturating_sub(STATUS_LEAD_BYTES)..i)
+                    .is_some_and(|lead| any_phrase(lead, STATUS_LEAD_WORDS)))
     })
 }
 
@@ -372,6 +383,13 @@ mod tests {
             None,
             "a number that only contains 503"
         );
+        assert_eq!(
+            text("Traceback: File \"utils.py\", line 503, in execute"),
+            None,
+            "a line number is not a status"
+        );
+        assert_eq!(text("503"), transient(None));
+        assert_eq!(text("upstream status=502"), transient(None));
     }
 
     #[test]

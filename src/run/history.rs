@@ -3,6 +3,7 @@
 //! counters, cap log and compaction watch. Records enter the window here and are settled here.
 
 use crate::config::tools::ToolKind;
+use crate::run::call_ids::CallIds;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
 use crate::run::last_arguments::LastArguments;
 use crate::run::outages::Outages;
@@ -70,6 +71,8 @@ pub struct Run {
     /// The shared causes (`SharedCause::code` bits) a warning already named since the last
     /// host-reported progress.
     pub warned_causes: u8,
+    /// Completed records' call ids, under `sameAs: true`.
+    pub call_ids: CallIds,
 }
 
 impl Run {
@@ -188,6 +191,7 @@ impl Run {
             self.start += 1;
             let first_seq = self.next_seq.saturating_sub(self.records().len() as u64);
             self.notes.drop_before(first_seq);
+            self.call_ids.drop_before(first_seq);
         }
     }
 
@@ -232,6 +236,25 @@ impl Run {
                     .rposition(|r| r.is_pending() && r.same_call(tool, args))
             })
             .map(|i| i + from)
+    }
+
+    /// The history position of the oldest earlier completed record of the same call as the record
+    /// at `index` that returned the same outcome and is `named` (has a call id), if the window
+    /// still holds one: a host that replaced later repeats with a reference keeps that one whole.
+    pub fn same_as(&self, index: usize, named: impl Fn(u64) -> bool) -> Option<u64> {
+        let record = self.records().get(index)?;
+        let outcome = record.outcome()?;
+        let earlier = self
+            .records()
+            .get(..index)?
+            .iter()
+            .enumerate()
+            .position(|(i, r)| {
+                r.same_call(record.tool(), &record.args)
+                    && r.outcome() == Some(outcome)
+                    && named(self.seq_of(i))
+            })?;
+        Some(self.seq_of(earlier))
     }
 
     /// Sets a record's state, computes its streak counters and novelty from the records before
@@ -331,6 +354,7 @@ impl Run {
         self.records.remove(self.start + index);
         self.next_seq = self.next_seq.saturating_sub(1);
         self.notes.withdraw(seq);
+        self.call_ids.withdraw(seq);
         if self.progress_floor > seq {
             self.progress_floor -= 1;
         }

@@ -12,6 +12,7 @@
 use crate::error::{ErrorCode, GuardError};
 use crate::json::digest::sha256;
 use crate::json::members::MAX_MEMBERS;
+use crate::run::call_ids::MAX_CALL_ID_BYTES;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
 use crate::run::history::{CompactionWatch, Run};
 use crate::run::last_arguments::TOOLS_KEPT;
@@ -32,7 +33,7 @@ const MAGIC: &[u8; 4] = b"TLGS";
 /// blank); call-id keys are 38 bits.
 /// 5: as 4 with, after the records, the record notes (what the window's calls may have changed,
 /// the shared causes of their failures), each read tool's last argument members, the calls in an
-/// outage and the shared causes already warned of.
+/// outage, the shared causes already warned of and, under `sameAs`, the completed calls' ids.
 const VERSION: u8 = 5;
 /// The older versions this build still reads. Records of versions 2 and 3 carry no novelty, so an
 /// imported run's old records never count as a change (the stricter reading); their call-id keys
@@ -138,6 +139,11 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
         w.u8(u8::from(outage.told_unavailable));
     }
     w.u8(run.warned_causes);
+    w.len(run.call_ids.entries().len());
+    for (seq, id) in run.call_ids.entries() {
+        w.u64(*seq);
+        w.str(id);
+    }
     w.sealed()
 }
 
@@ -318,6 +324,20 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
             run.outages.restore(outage);
         }
         run.warned_causes = r.u8()?;
+        let first_seq = run.next_seq - u64::from(records);
+        let mut newest = first_seq;
+        for _ in 0..r.len()? {
+            let seq = r.u64()?;
+            if seq < newest || seq >= run.next_seq {
+                return Err(corrupt("a kept call id names a call outside its window"));
+            }
+            newest = seq;
+            let id = r.str()?;
+            if id.len() > MAX_CALL_ID_BYTES {
+                return Err(corrupt("a kept call id is too long"));
+            }
+            run.call_ids.restore(seq, id);
+        }
     }
     if !r.at_end() {
         return Err(corrupt("it has trailing bytes"));
@@ -408,6 +428,7 @@ mod tests {
             told_unavailable: true,
         });
         run.warned_causes = 1 << SharedCause::DiskFull.code();
+        run.call_ids.keep(newest - 1, "call_7");
         let bytes = encode(Some("r"), &run);
         let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(hex, VERSION_5_HEX);
@@ -417,6 +438,7 @@ mod tests {
         assert_eq!(decoded.last_arguments, run.last_arguments);
         assert_eq!(decoded.outages, run.outages);
         assert_eq!(decoded.warned_causes, run.warned_causes);
+        assert_eq!(decoded.call_ids, run.call_ids);
         assert_eq!(encode(Some("r"), &decoded), bytes);
     }
 
@@ -441,8 +463,8 @@ mod tests {
         "0b00000000000000264000edfe00000000000001000000000000000c0000000000000000030000000b000000",
         "0000000000efbeadde0b0000000000000001070000000e000000000000000200000000010000007856341202",
         "00000001000000020000000300000004000000010000000900000005050505050505050000000000408f4000",
-        "0000000071a74003000000000000000040af4001086405ba391c89e94abadd11f40575d223f0aae8cf7cc42c",
-        "f0f4035243de05f443",
+        "0000000071a74003000000000000000040af400108010000000d000000000000000600000063616c6c5f3735",
+        "7359a0efdc6062adf517c4bc1cbe93907b9649e6d5a1e7712c4fe479e68568",
     );
 
     #[test]

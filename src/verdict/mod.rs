@@ -285,7 +285,7 @@ pub struct WouldBe {
 
 /// The verdict handed to the host as JSON (`to_json`): fields in camelCase, in this order;
 /// `detector`, `threshold`, `runId` and `message` are `null` when absent, `hint`, `refusal`,
-/// `wouldBe` and `retryAfterMs` are left out. A `stop` verdict also carries `userMessage` (see
+/// `wouldBe`, `retryAfterMs` and `sameAs` are left out. A `stop` verdict also carries `userMessage` (see
 /// [`Verdict::user_message`]) after `message`.
 // A plain field list, alike in shape to other structs' (e.g. `Config`) and sharing nothing with them.
 #[derive(Debug, Clone, PartialEq)]
@@ -314,6 +314,8 @@ pub struct Verdict {
     pub would_be: Option<WouldBe>,
     /// `tool_cap`, `transient_failure`: how long until the call may be made again (ms).
     pub retry_after_ms: Option<f64>,
+    /// A record's result repeats that of the earlier call with this id (config `sameAs`).
+    pub same_as: Option<String>,
 }
 
 impl Refusal {
@@ -382,6 +384,9 @@ impl Verdict {
         if let Some(ms) = self.retry_after_ms {
             o.number("retryAfterMs", ms);
         }
+        if let Some(id) = &self.same_as {
+            o.string("sameAs", id);
+        }
         o.finish()
     }
 
@@ -412,6 +417,7 @@ impl Verdict {
             refusal: None,
             would_be: None,
             retry_after_ms: None,
+            same_as: None,
         }
     }
 
@@ -423,6 +429,7 @@ impl Verdict {
             && self.detector.is_none()
             && self.would_be.is_none()
             && self.message.is_none()
+            && self.same_as.is_none()
     }
 
     /// The verdict for a finding at `check` time.
@@ -457,6 +464,7 @@ impl Verdict {
             refusal,
             would_be: None,
             retry_after_ms: finding.retry_after_ms,
+            same_as: None,
         }
     }
 
@@ -482,6 +490,7 @@ impl Verdict {
             refusal: None,
             would_be: None,
             retry_after_ms: None,
+            same_as: None,
         }
     }
 

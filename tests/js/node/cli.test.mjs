@@ -58,8 +58,8 @@ for (const sample of sampleFiles) {
     assert.equal(total.type, "total");
     assert.equal(lines.length, runs.length + 1);
 
-    // The same runs through the library directly, one guard as the CLI uses.
-    const guard = new LoopGuard();
+    // The same runs through the library directly, one guard as the CLI uses (records name repeats).
+    const guard = new LoopGuard({ sameAs: true });
     const expected = readTrajectories(fs.readFileSync(sample, "utf8"), { name: sample }).map((t, i) =>
       replayTrajectory(guard, t, { guardRunId: `0:${t.runId}` }),
     );
@@ -110,7 +110,9 @@ test("exit code 1: a run that would have been refused; the timeline names the re
   // The count column says where each count is from: a warning on a result counts results.
   const warnedOnResult = run.timeline.find((r) => r.from === "record");
   assert.ok(warnedOnResult !== undefined && warnedOnResult.record.action === "warn");
-  assert.match(out.stdout, new RegExp(`^  +${warnedOnResult.index}  get_status +\\{"job":7\\}  warn +result +${warnedOnResult.detector} +${warnedOnResult.count}$`, "m"));
+  assert.match(out.stdout, new RegExp(`^  +${warnedOnResult.index}  get_status +\\{"job":7\\}  warn +result +${warnedOnResult.detector} +${warnedOnResult.count}  same result as call-1$`, "m"));
+  // Each repeat of "pending" names the first call that returned it (the replay turns sameAs on).
+  assert.equal(warnedOnResult.sameAs, "call-1");
   assert.match(out.stdout, /^ +# +tool +args +verdict +on +detector +count$/m);
   // The stop's own call would have returned "pending" again: costless, and the note says the run ended.
   const stop = run.summary.refusals.at(-1);
@@ -121,6 +123,10 @@ test("exit code 1: a run that would have been refused; the timeline names the re
   assert.ok(run.summary.refusals.filter((r) => r.action === "block").every((r) => r.cost === "costless"));
   assert.match(out.stdout, new RegExp(`first refusal at call ${first.index} \\(${first.action} ${first.detector}\\)`));
   assert.match(out.stdout, /^total: 1 run, 25 calls; .*1 refused/m);
+  // The repeats of "pending" that ran are the bytes a host using sameAs would not resend.
+  const repeatBytes = (run.summary.ran - 1) * "pending".length;
+  assert.equal(run.summary.notResent, repeatBytes);
+  assert.match(out.stdout, new RegExp(`; ${repeatBytes} result bytes \\(\\d+\\.\\d %\\) repeat an earlier identical result`));
 });
 
 test("exit code 0: nothing refused; --quiet prints summaries and the total only", () => {

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { LoopGuard } from "tool-loop-guard";
-import { addToTotals, emptyTotals, replayTrajectory, RunReplay } from "tool-loop-guard/replay";
+import { addToTotals, emptyTotals, PACE_MS, replayTrajectory, RunReplay } from "tool-loop-guard/replay";
 
 const run = (steps, runId = "r") => ({ runId, format: "jsonl", meta: {}, steps });
 const poll = (text, durationMs = 5) => ({ tool: "check_job", args: { id: 7 }, result: { content: [{ type: "text", text }], details: { durationMs } } });
@@ -110,7 +110,7 @@ test("the engine only reads verdicts: it records what was allowed, never what wa
   assert.deepEqual(seen, [
     ["check", 1, 1000],
     ["record", 1, "a"],
-    ["check", 2, 1000],
+    ["check", 2, 1000 + PACE_MS], // a call without a timestamp comes a model's turn after the one before
     ["progress", "r", "user replied"],
     ["check", 3, 5000],
     ["record", 3, "c"],
@@ -128,7 +128,8 @@ test("RunReplay steps one at a time and totals add up", () => {
   assert.deepEqual(report.meta, { solved: true });
   const other = replayTrajectory(guard, run([poll("a"), poll("b")], "two"));
   const totals = [report, other].reduce((t, r) => addToTotals(t, r.summary), emptyTotals());
-  assert.deepEqual(totals, { runs: 2, calls: 6, ran: 5, notRun: 1, saved: 1, runsWarned: 2, runsRefused: 1, runsStopped: 0, refusals: 1, withheld: 0, costless: 1 });
+  assert.deepEqual(totals, { runs: 2, calls: 6, ran: 5, notRun: 1, saved: 1, runsWarned: 2, runsRefused: 1, runsStopped: 0, refusals: 1, withheld: 0, costless: 1, resultBytes: report.summary.resultBytes + other.summary.resultBytes, notResent: 0 });
+  assert.ok(report.summary.resultBytes > 0);
   assert.equal(guard.stats().liveRuns, 0, "finished runs are ended in the guard");
 });
 
@@ -136,4 +137,13 @@ test("replays are deterministic without timestamps", () => {
   const steps = Array.from({ length: 12 }, (_, i) => ({ tool: "process", args: { action: "poll", sessionId: "s" }, result: i < 2 ? `tick ${i}` : "still running" }));
   const once = () => replayTrajectory(new LoopGuard(), run(steps)).timeline;
   assert.deepEqual(once(), once());
+});
+
+test("result bytes are UTF-8 bytes; repeats of an identical result are counted as not resent under sameAs", () => {
+  const texts = ["naïve €", "emoji 😀", "cut \ud83d", "naïve €"];
+  const steps = texts.map((text) => ({ tool: "read", args: { path: "a" }, result: text }));
+  const { summary } = replayTrajectory(new LoopGuard({ sameAs: true }), run(steps));
+  assert.equal(summary.resultBytes, texts.reduce((n, t) => n + Buffer.byteLength(t, "utf8"), 0));
+  // Call 4 returns call 1's text again (other texts came between): a host could drop it.
+  assert.equal(summary.notResent, Buffer.byteLength("naïve €", "utf8"));
 });
