@@ -144,7 +144,9 @@ copy(path.join(root, "js", "entries", "deno-wasm.js"), path.join("entries", "den
 copy(path.join(root, "js", "entries", "deno-wasm.d.ts"), path.join("entries", "deno-wasm.d.ts"));
 copy(path.join(nodeDir, `${lib}.js`), `${lib}_node.cjs`);
 const manifest = JSON.parse(fs.readFileSync(path.join(root, "pkg-template", "package.json"), "utf8"));
+// Version and repository have one source: Cargo.toml.
 manifest.version = crate.version;
+manifest.repository = { type: "git", url: crate.repository };
 fs.writeFileSync(path.join(pkg, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 for (const bin of Object.values(manifest.bin ?? {})) fs.chmodSync(path.join(pkg, bin), 0o755);
 copy(path.join(root, "pkg-template", "README.md"), "README.md");

@@ -34,7 +34,9 @@ export async function replayCommand(options: ReplayOptions, out: Output): Promis
         }
       },
     );
-    out.write(options.json ? `${JSON.stringify({ type: "total", ...totals, badInputs: bad })}\n` : `${totalLine(totals, p)}\n`);
+    if (options.json) out.write(`${JSON.stringify({ type: "total", ...totals, badInputs: bad })}\n`);
+    // When no input could be read there is nothing to total: the errors on stderr say it all.
+    else if (bad < options.files.length) out.write(`${totalLine(totals, p, bad)}\n`);
     if (bad > 0) return 2;
     return totals.runsRefused > 0 ? 1 : 0;
   } finally {

@@ -11,7 +11,8 @@
  * agent had not seen. A call never made before asks a new question, so refusing it withheld
  * information even when its answer matches other calls' answers. Calls and results are compared
  * by the core's own fingerprints (`guard.fingerprint`), so volatile keys and ignored fields count
- * as the guard counts them.
+ * as the guard counts them. The same test sorts every call not run (refused, or after a stop):
+ * the summary's `saved` counts those that would only have repeated a result, not the others.
  *
  * Time: a call replays at its `at`; a call without one at the time of the call before it (0 when
  * the run has no timestamps), so replays are deterministic.
@@ -54,6 +55,8 @@ export interface TimelineRow {
   /** The detector and count of the more severe of the two verdicts (check on a tie); null when neither names one. */
   detector: string | null;
   count: number;
+  /** Which verdict `detector` and `count` are from: `check` (before the call) or `record` (after its result). */
+  from: "check" | "record";
   /** The trajectory recorded an error for this call. */
   failed: boolean;
   /** For a refused call: whether the refusal withheld information or cost nothing. */
@@ -82,6 +85,8 @@ export interface RunSummary {
   /** Calls the guard let run. */
   ran: number;
   /** Calls not run: refused, or after the run was stopped. */
+  notRun: number;
+  /** Of the calls not run, those that would only have repeated a result (the costless test). */
   saved: number;
   firstWarning: number | null;
   firstRefusal: number | null;
@@ -135,6 +140,7 @@ export class RunReplay {
   readonly #summary: RunSummary = {
     calls: 0,
     ran: 0,
+    notRun: 0,
     saved: 0,
     firstWarning: null,
     firstRefusal: null,
@@ -166,19 +172,23 @@ export class RunReplay {
     if ("event" in step) return this.#event(step.event, step.event === "progress" ? step.reason : undefined);
     const summary = this.#summary;
     summary.calls++;
-    if (this.stopped) return undefined;
+    const outcome = outcomeOf(step);
+    if (this.stopped) {
+      if (this.#vetoCost(step, outcome) === "costless") summary.saved++;
+      return undefined;
+    }
     const index = summary.calls;
     if (step.at !== undefined) this.#clock = step.at;
     const call: ToolCall = { runId: this.#guardRunId, tool: step.tool, at: this.#clock };
     if (step.args !== undefined) call.args = step.args;
     if (step.callId !== undefined) call.callId = step.callId;
-    const outcome = outcomeOf(step);
     const checked = this.#guard.check(call);
     this.#note(checked, index);
     let recorded: Verdict | undefined;
     let cost: RefusalCost | undefined;
     if (checked.action === "block" || checked.action === "stop") {
       cost = this.#vetoCost(step, outcome);
+      if (cost === "costless") summary.saved++;
       summary.refusals.push({ index, tool: step.tool, action: checked.action, detector: checked.detector, count: checked.count, cost });
       summary[cost]++;
       summary.firstRefusal ??= index;
@@ -200,6 +210,7 @@ export class RunReplay {
       record: recorded === undefined ? null : brief(recorded),
       detector: worst.detector,
       count: worst.count,
+      from: worst === checked ? "check" : "record",
       failed: step.error !== undefined,
       ...(cost === undefined ? {} : { cost }),
     };
@@ -212,7 +223,7 @@ export class RunReplay {
     if (!this.#finished) {
       this.#finished = true;
       this.#guard.endRun(this.#guardRunId);
-      this.#summary.saved = this.#summary.calls - this.#summary.ran;
+      this.#summary.notRun = this.#summary.calls - this.#summary.ran;
     }
     const report: RunReport = { runId: this.#header.runId, format: this.#header.format, meta, summary: this.#summary };
     if (this.#timeline !== undefined) report.timeline = this.#timeline;
@@ -263,6 +274,7 @@ export interface ReplayTotals {
   runs: number;
   calls: number;
   ran: number;
+  notRun: number;
   saved: number;
   runsWarned: number;
   runsRefused: number;
@@ -273,7 +285,7 @@ export interface ReplayTotals {
 }
 
 export function emptyTotals(): ReplayTotals {
-  return { runs: 0, calls: 0, ran: 0, saved: 0, runsWarned: 0, runsRefused: 0, runsStopped: 0, refusals: 0, withheld: 0, costless: 0 };
+  return { runs: 0, calls: 0, ran: 0, notRun: 0, saved: 0, runsWarned: 0, runsRefused: 0, runsStopped: 0, refusals: 0, withheld: 0, costless: 0 };
 }
 
 /** Adds one run's summary to `totals` (and returns it). */
@@ -281,6 +293,7 @@ export function addToTotals(totals: ReplayTotals, summary: RunSummary): ReplayTo
   totals.runs++;
   totals.calls += summary.calls;
   totals.ran += summary.ran;
+  totals.notRun += summary.notRun;
   totals.saved += summary.saved;
   if (summary.firstWarning !== null) totals.runsWarned++;
   if (summary.refusals.length > 0) totals.runsRefused++;

@@ -360,6 +360,27 @@ fn display(x: f64) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// The text the person who asked the agent reads when the guard ends a run (a `stop` verdict's
+/// `userMessage`): what happened, in plain words, with no instruction meant for the model.
+pub fn for_user(detector: DetectorId, tool: &str, count: u32, threshold: u32) -> String {
+    match detector {
+        DetectorId::MaxTurns => format!(
+            "The assistant stopped before finishing this request: it reached its limit of {threshold} \
+             tool calls. Ask again, perhaps with a narrower request, to continue."
+        ),
+        DetectorId::PostCompactionLoop => format!(
+            "The assistant stopped before finishing this request: after its earlier conversation was \
+             condensed, it went back to repeating the same `{tool}` call ({count} times, with the same \
+             result each time). Ask again with more detail, or in smaller steps, to continue."
+        ),
+        _ => format!(
+            "The assistant stopped before finishing this request: it kept repeating the same `{tool}` \
+             call without getting anywhere ({count} calls that brought nothing new), so the loop was \
+             ended. Ask again with more detail, or in smaller steps, to continue."
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

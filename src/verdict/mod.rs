@@ -262,7 +262,8 @@ pub struct WouldBe {
 
 /// The verdict handed to the host as JSON (`to_json`): fields in camelCase, in this order;
 /// `detector`, `threshold`, `runId` and `message` are `null` when absent, `hint`, `refusal` and
-/// `wouldBe` are left out.
+/// `wouldBe` are left out. A `stop` verdict also carries `userMessage` (see
+/// [`Verdict::user_message`]) after `message`.
 // A plain field list, alike in shape to other structs' (e.g. `Config`) and sharing nothing with them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
@@ -341,6 +342,9 @@ impl Verdict {
         o.string("tool", &self.tool);
         o.opt_string("runId", self.run_id.as_deref());
         o.opt_string("message", self.message.as_deref());
+        if let Some(user_message) = self.user_message() {
+            o.string("userMessage", &user_message);
+        }
         if let Some(hint) = &self.hint {
             o.string("hint", hint);
         }
@@ -351,6 +355,18 @@ impl Verdict {
             o.object("wouldBe", would_be.to_json());
         }
         o.finish()
+    }
+
+    /// `stop` verdicts only: why the run ended, written for the person who asked the agent (the
+    /// `userMessage` of the JSON); `message` and the refusal stay written for the model.
+    pub fn user_message(&self) -> Option<String> {
+        let detector = self.detector.filter(|_| self.action == Action::Stop)?;
+        Some(messages::for_user(
+            detector,
+            &self.tool,
+            self.count,
+            self.threshold.unwrap_or(self.count),
+        ))
     }
 
     /// The plain allow for a call of `tool` in `run_id`.
@@ -575,5 +591,38 @@ mod tests {
              \"detector\":\"generic_repeat\"}}"
         ));
         assert!(!json.contains("\"hint\"") && !json.contains("\"refusal\""));
+    }
+
+    #[test]
+    fn only_stop_verdicts_carry_a_user_message_written_for_the_user() {
+        let finding = Finding::new(
+            DetectorId::GlobalCircuitBreaker,
+            Level::CircuitBreak,
+            10,
+            10,
+        );
+        let stopped = Verdict::from_finding(&finding, "status", Some("r"));
+        let text = stopped.user_message().unwrap_or_default();
+        assert!(!text.is_empty(), "a stop explains itself to the user");
+        assert!(text.contains("`status`") && !text.contains("final answer"));
+        assert_ne!(Some(&text), stopped.message.as_ref());
+        let json = stopped.to_json();
+        let message = stopped.message.as_deref().unwrap_or_default();
+        assert!(json.contains(&format!(
+            "\"message\":\"{message}\",\"userMessage\":\"{text}\""
+        )));
+        for policy in [Policy::Inject, Policy::Shadow] {
+            let adapted = stopped.clone().under_policy(policy);
+            assert_eq!(adapted.user_message(), None);
+            assert!(!adapted.to_json().contains("userMessage"));
+        }
+        let blocked = Finding::new(DetectorId::GenericRepeat, Level::Critical, 5, 5);
+        assert_eq!(
+            Verdict::from_finding(&blocked, "t", None).user_message(),
+            None
+        );
+        let budget = Finding::new(DetectorId::MaxTurns, Level::CircuitBreak, 40, 40);
+        let budget_text = Verdict::from_finding(&budget, "t", None).user_message();
+        assert!(budget_text.is_some_and(|text| text.contains("40")));
     }
 }

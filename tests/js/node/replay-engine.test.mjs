@@ -47,7 +47,7 @@ test("a veto is costless only when the same call already returned that result: o
   assert.deepEqual(otherTool.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "withheld"]]);
 });
 
-test("a stop ends the run; it is judged by the call it refused, and the calls after it count as saved", () => {
+test("a stop ends the run; it is judged by the call it refused; the calls after it are not run, and saved when they repeat", () => {
   const steps = Array.from({ length: 9 }, () => poll("running"));
   const report = replayTrajectory(new LoopGuard({ preset: "strict" }), run(steps));
   const { summary } = report;
@@ -56,13 +56,25 @@ test("a stop ends the run; it is judged by the call it refused, and the calls af
   const stop = summary.refusals.at(-1);
   assert.equal(stop.action, "stop");
   assert.equal(stop.cost, "costless", "the stopped call would have returned what it returned last time");
-  assert.equal(summary.saved, 9 - summary.ran);
+  assert.equal(summary.notRun, 9 - summary.ran);
+  assert.equal(summary.saved, summary.notRun, "every call not run would have repeated its last result");
   assert.equal(report.timeline.length, summary.stoppedAt, "no rows after the stop");
   assert.ok(summary.refusals.slice(0, -1).every((r) => r.action === "block" && r.cost === "costless"));
   // The same loop, but the stopped call would have answered "done": that stop withheld it.
   const changed = [...steps.slice(0, summary.stoppedAt - 1), poll("done")];
   const last = replayTrajectory(new LoopGuard({ preset: "strict" }), run(changed)).summary.refusals.at(-1);
   assert.deepEqual([last.action, last.cost], ["stop", "withheld"]);
+});
+
+test("calls not run whose real results would have been new are not counted as saved", () => {
+  // A poll refused, then stopped, while its real status kept changing after the stop.
+  const statuses = ["running", "running", "running", "running", "running", "running", "1 of 3 done", "2 of 3 done", "running"];
+  const report = replayTrajectory(new LoopGuard({ preset: "strict" }), run(statuses.map((text) => poll(text))));
+  const { summary } = report;
+  assert.notEqual(summary.stoppedAt, null);
+  assert.equal(summary.notRun, summary.calls - summary.ran);
+  // Not saved: the two new statuses; saved: every other call not run (repeats of "running").
+  assert.equal(summary.saved, summary.notRun - 2);
 });
 
 test("events reach the guard: a compaction arms the post-compaction guard", () => {
@@ -116,7 +128,7 @@ test("RunReplay steps one at a time and totals add up", () => {
   assert.deepEqual(report.meta, { solved: true });
   const other = replayTrajectory(guard, run([poll("a"), poll("b")], "two"));
   const totals = [report, other].reduce((t, r) => addToTotals(t, r.summary), emptyTotals());
-  assert.deepEqual(totals, { runs: 2, calls: 6, ran: 5, saved: 1, runsWarned: 2, runsRefused: 1, runsStopped: 0, refusals: 1, withheld: 0, costless: 1 });
+  assert.deepEqual(totals, { runs: 2, calls: 6, ran: 5, notRun: 1, saved: 1, runsWarned: 2, runsRefused: 1, runsStopped: 0, refusals: 1, withheld: 0, costless: 1 });
   assert.equal(guard.stats().liveRuns, 0, "finished runs are ended in the guard");
 });
 
