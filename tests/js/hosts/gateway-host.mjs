@@ -10,7 +10,7 @@ export const gatewayScript = path.join(root, "examples", "node-gateway", "gatewa
 export async function startGateway({ redisUrl, config, tokens = GUARD_TOKENS }) {
   const env = offlineEnv({ REDIS_URL: redisUrl, PORT: "0", HOST: "127.0.0.1", GUARD_CONFIG: JSON.stringify(config ?? {}), GUARD_TOKENS: tokens });
   const proc = startProcess(process.execPath, [gatewayScript], { env });
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 90_000;
   let match;
   while ((match = /listening on (http:\/\/\S+)/.exec(proc.output())) === null) {
     if (proc.exitStatus() !== undefined || Date.now() > deadline) {

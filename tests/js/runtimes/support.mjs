@@ -191,7 +191,7 @@ export function startProcess(command, args, { cwd = root, env = offlineEnv(), gr
 }
 
 /** Waits until `url` answers (any HTTP status), or fails once `proc` exits or `timeoutMs` passes. */
-export async function waitForHttp(url, proc, timeoutMs = 20_000) {
+export async function waitForHttp(url, proc, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (proc.exitStatus() !== undefined) assert.fail(`the server exited (${proc.exitStatus()}) before answering:\n${proc.output()}`);
