@@ -153,7 +153,13 @@ pub fn of_value(
             None
         }
         (Some(Value::Object(map)), _) => {
-            texts.extend(map.get("message").and_then(Value::as_str));
+            // A thrown error's `code` names a system failure its message may not (`fetch failed`
+            // with code `ECONNRESET`).
+            texts.extend(
+                ["message", "code"]
+                    .into_iter()
+                    .filter_map(|k| map.get(k)?.as_str()),
+            );
             Some(map)
         }
         (Some(_), _) => return None,
@@ -390,6 +396,28 @@ mod tests {
         );
         assert_eq!(text("503"), transient(None));
         assert_eq!(text("upstream status=502"), transient(None));
+    }
+
+    #[test]
+    fn thrown_errors_with_a_code_or_a_status() {
+        let transient = Some(FailureClass::Transient {
+            retry_after_ms: None,
+        });
+        let fetch_failed =
+            json!({"name": "TypeError", "message": "fetch failed", "code": "ECONNRESET"});
+        assert_eq!(of_value(None, Some(&fetch_failed), false), transient);
+        let sdk = json!({"name": "RateLimitError", "message": "Rate limited", "status": 429, "headers": {"retry-after": "7"}});
+        assert_eq!(
+            of_value(None, Some(&sdk), false),
+            Some(FailureClass::Transient {
+                retry_after_ms: Some(7000.0)
+            })
+        );
+        let refused = json!({"name": "Error", "message": "connect failed", "code": "ECONNREFUSED"});
+        assert_eq!(
+            of_value(None, Some(&refused), false),
+            Some(FailureClass::Shared(SharedCause::ConnectionRefused))
+        );
     }
 
     #[test]
