@@ -8,23 +8,24 @@ use crate::detectors::{decide, Proposal};
 use crate::error::{ErrorCode, GuardError};
 use crate::json::escape::write_string;
 use crate::json::members::{fnv1a, MemberHashes, FNV_START};
+use crate::json::pointer::without_pointers;
+use crate::json::scrub::RawContent;
 use crate::openclaw::Engine as OpenClawEngine;
 use crate::record::effects::{
     effect_of, effect_of_kind, named_files, reads_arguments, Effect, Writes,
 };
 use crate::record::failure_class::{of_fields, of_value, FailureClass};
 use crate::record::input::{parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
-use crate::record::outcome::{
-    carries_model_formatting, digest_outcome, without_pointers, OutcomeDigest, OutcomeParts,
-    ToolVolatileKeys,
-};
+use crate::record::keys::tool_key;
+use crate::record::missing_tool::carries_model_formatting;
+use crate::record::outcome::{digest_outcome, OutcomeDigest, OutcomeParts};
 use crate::record::outcome_fields::{digest_result_fields, ResultFields};
 use crate::record::quote::{quote_fields, quote_value};
+use crate::record::volatile_table::ToolVolatileKeys;
 use crate::record::volatile_table::{is_send, SEND_VOLATILE_KEYS};
 use crate::report::stats::{Counters, Stats};
 use crate::run::call_record::{fingerprint, CallRecord, Fingerprint, RecordState};
 use crate::run::history::{CompactionWatch, Run};
-use crate::run::keys::tool_key;
 use crate::run::outages::Outage;
 use crate::run::record_notes::Note;
 use crate::run::snapshot;
@@ -136,7 +137,11 @@ impl Guard {
                 .recorded(answer)
                 .into_verdict(&call.tool, call.run_id.as_deref());
             // Fingerprints only: the raw content is zeroed as it goes.
-            input.result.into_iter().chain(input.error).for_each(scrub);
+            input
+                .result
+                .into_iter()
+                .chain(input.error)
+                .for_each(crate::json::scrub::scrub);
             return Ok(verdict);
         }
         let (call, result, error) = raw_parts(input);
@@ -719,26 +724,6 @@ fn call_key(args: &Fingerprint) -> u32 {
     u32::from_le_bytes([args[0], args[1], args[2], args[3]])
 }
 
-/// Zeroes the text a parsed value holds (strings and keys) as it is dropped.
-pub(crate) fn scrub(value: Value) {
-    fn zero(text: String) {
-        let mut bytes = text.into_bytes();
-        bytes.fill(0);
-        std::hint::black_box(&mut bytes);
-    }
-    match value {
-        Value::String(text) => zero(text),
-        Value::Array(items) => items.into_iter().for_each(scrub),
-        Value::Object(map) => {
-            for (key, item) in map {
-                zero(key);
-                scrub(item);
-            }
-        }
-        Value::Null | Value::Bool(_) | Value::Number(_) => {}
-    }
-}
-
 /// How one call's outcome is digested: the tool's volatile keys and ignored JSON pointers, and
 /// whether its profile is `exec`'s (`exec`, and `process` polls).
 struct OutcomeDigester<'a> {
@@ -818,18 +803,6 @@ fn raw_parts(input: OutcomeInput) -> (CallInput, RawContent, RawContent) {
         RawContent(input.result),
         RawContent(input.error),
     )
-}
-
-/// A parsed value that held raw content (a result, an error, or a copy of one): zeroed when
-/// dropped, whichever way the call ends (fingerprints only).
-struct RawContent(Option<Value>);
-
-impl Drop for RawContent {
-    fn drop(&mut self) {
-        if let Some(value) = self.0.take() {
-            scrub(value);
-        }
-    }
 }
 
 /// Feeds one completion to an armed post-compaction watch; fires when all `window` completions

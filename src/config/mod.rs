@@ -2,13 +2,15 @@
 //! recalibrated on real trajectories, and on unless `enabled: false`), the `strict` preset for
 //! small models, and this guard's own options. Validation names the offending field and value; config is fixed at construction.
 
+mod openclaw_preset;
 pub(crate) mod tools;
+pub(crate) mod volatile_keys;
 
 use crate::config::tools::ToolSettings;
 use crate::error::{ErrorCode, GuardError};
-use crate::record::outcome::VolatileKeys;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
+use volatile_keys::VolatileKeys;
 
 /// Which detectors of the reference set are on (OpenClaw's `detectors` block).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,7 +83,6 @@ pub struct Config {
 /// a record's streak counters (`record_meta::COUNTER_MAX`), small enough that arithmetic on it cannot
 /// overflow.
 pub(crate) const MAX_COUNT: u64 = 500_000;
-const _: () = assert!(MAX_COUNT < crate::run::record_meta::COUNTER_MAX as u64);
 const MAX_HISTORY: u64 = 10_000;
 
 impl Default for Config {
@@ -132,7 +133,7 @@ type ApplyPreset = fn(&mut Config);
 pub(crate) const PRESETS: [(&str, ApplyPreset); 3] = [
     ("default", |_| {}),
     ("strict", apply_strict),
-    ("openclaw", crate::openclaw::apply_preset),
+    ("openclaw", openclaw_preset::apply_preset),
 ];
 
 /// The values of `policy`.
@@ -331,7 +332,7 @@ impl Config {
         }
         config.check_order()?;
         if config.openclaw {
-            crate::openclaw::reject_unused_fields(map)?;
+            openclaw_preset::reject_unused_fields(map)?;
         }
         Ok(config)
     }

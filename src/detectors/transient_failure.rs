@@ -9,7 +9,7 @@
 
 use super::{Proposal, Window};
 use crate::config::Config;
-use crate::run::keys::tool_key;
+use crate::record::keys::tool_key;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {

@@ -185,7 +185,7 @@ pub fn outcome_of_fields(
         &text,
     );
     zero(text);
-    details.into_iter().for_each(crate::guard::scrub);
+    details.into_iter().for_each(crate::json::scrub::scrub);
     Ok(outcome)
 }
 
@@ -224,7 +224,7 @@ fn object_outcome(tool: &str, args: &Value, details_value: Option<&Value>, text:
     if is_send(tool, args) {
         let stripped = without_send_ids(details_value.unwrap_or(&Value::Null), true);
         let hash = digest_fields(&[("details", F::Val(&stripped))]);
-        crate::guard::scrub(stripped);
+        crate::json::scrub::scrub(stripped);
         return Outcome::plain(hash);
     }
     let details = details_value.map_or(F::EmptyObject, F::Val);

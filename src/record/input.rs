@@ -338,12 +338,12 @@ fn check_tool_name(name: &str) -> Result<(), GuardError> {
 
 /// The lookup key of the arguments' text (absent arguments are `{}`).
 fn args_text_hash(args_raw: Option<&str>) -> u64 {
-    crate::run::keys::text_key(args_raw.unwrap_or("{}").as_bytes())
+    crate::record::keys::text_key(args_raw.unwrap_or("{}").as_bytes())
 }
 
 /// The lookup key of a call id.
 fn call_id_key(call_id: &str) -> u64 {
-    crate::run::keys::fnv1a(call_id.as_bytes())
+    crate::record::keys::fnv1a(call_id.as_bytes())
 }
 
 /// The string a field's raw JSON text holds, if it is one (borrowed when it has no escapes). An

@@ -5,8 +5,8 @@
 //! a run as used and evicting the oldest are O(1) without any allocation. Ids are looked up as
 //! `&str` (no key is built per call).
 
+use crate::record::keys::WordMix;
 use crate::run::history::Run;
-use crate::run::keys::WordMix;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 

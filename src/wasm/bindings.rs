@@ -19,9 +19,9 @@
 //! copy the core makes) is zeroed by the allocator (`zeroing_alloc`).
 
 use crate::error::GuardError;
+use crate::guard::Guard;
 use crate::record::frame::{self, Fields, Form, Status, HEADER_BYTES};
 use crate::verdict::{Answer, Verdict};
-use crate::Guard;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
