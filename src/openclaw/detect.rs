@@ -4,7 +4,7 @@
 
 use super::outcome::OutcomeKind;
 use super::{Record, Signature};
-use crate::verdict::{DetectorId, Level};
+use crate::verdict::{DetectorId, Level, OpenClawDetail};
 
 /// What the detectors found about a proposed call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,15 +17,7 @@ pub struct Found {
     pub key: WarningKey,
     /// `ping_pong`: the other tool; `unknown_tool_repeat`: the missing tool; `argument_churn`:
     /// the number of argument patterns.
-    pub detail: Detail,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Detail {
-    None,
-    Partner(String),
-    MissingTool(String),
-    Variants(u32),
+    pub detail: OpenClawDetail,
 }
 
 /// Warnings are de-duplicated per key (a pattern, not a call).
@@ -79,7 +71,7 @@ pub fn detect(
         count,
         threshold,
         key: WarningKey::None,
-        detail: Detail::None,
+        detail: OpenClawDetail::None,
     };
     let critical = |detector, count| refusal(detector, Level::Critical, count, limits.critical);
     let warning = |detector, count, key| Found {
@@ -88,12 +80,14 @@ pub fn detect(
         count,
         threshold: limits.warning,
         key,
-        detail: Detail::None,
+        detail: OpenClawDetail::None,
     };
     let (unknown_count, missing) = unknown_tool_streak(history, &proposed.tool);
     if unknown_count >= limits.unknown_tool {
         return Some(Found {
-            detail: Detail::MissingTool(missing.unwrap_or_else(|| proposed.tool.to_string())),
+            detail: OpenClawDetail::MissingTool(
+                missing.unwrap_or_else(|| proposed.tool.to_string()),
+            ),
             ..refusal(
                 DetectorId::UnknownToolRepeat,
                 Level::Critical,
@@ -132,10 +126,9 @@ pub fn detect(
                 Some(partner) => WarningKey::PingPong(proposed.clone(), partner.clone()),
                 None => WarningKey::PingPongAlone(proposed.clone()),
             };
-            let detail = pair
-                .partner
-                .as_ref()
-                .map_or(Detail::None, |p| Detail::Partner(p.tool.to_string()));
+            let detail = pair.partner.as_ref().map_or(OpenClawDetail::None, |p| {
+                OpenClawDetail::Partner(p.tool.to_string())
+            });
             if pair.count >= limits.critical && pair.no_progress {
                 return Some(Found {
                     detail,
@@ -156,7 +149,7 @@ pub fn detect(
     let (churn, variants) = argument_churn(history, proposed);
     if churn >= limits.warning {
         return Some(Found {
-            detail: Detail::Variants(variants),
+            detail: OpenClawDetail::Variants(variants),
             ..warning(
                 DetectorId::ArgumentChurn,
                 churn,

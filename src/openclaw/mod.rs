@@ -8,7 +8,6 @@
 
 mod detect;
 mod markers;
-mod messages;
 mod outcome;
 mod snapshot;
 mod text;
@@ -19,7 +18,10 @@ use crate::json::canonical::{write_object_without, KeepAll};
 use crate::json::digest::{Digest, HashSink};
 use crate::record::input::{CallInput, OutcomeInput};
 use crate::record::outcome_fields::ResultFields;
-use crate::verdict::{Action, Answer, DetectorId, Level, Observed, Refusal, Verdict};
+use crate::verdict::messages;
+use crate::verdict::{
+    Action, Answer, DetectorId, Level, Observed, OpenClawDetail, Refusal, Verdict,
+};
 use detect::{detect, Found, Limits, WarningKey};
 use outcome::{outcome_of, outcome_of_fields, Outcome};
 use serde_json::Value;
@@ -168,7 +170,7 @@ impl Engine {
         }
         let stops = found.level == Level::CircuitBreak || run.refused_before;
         let suffix = if found.level == Level::Critical && run.refused_before {
-            messages::SECOND_CRITICAL
+            messages::OPENCLAW_SECOND_CRITICAL
         } else {
             ""
         };
@@ -271,7 +273,7 @@ impl Engine {
             count,
             threshold: window,
             key: WarningKey::None,
-            detail: detect::Detail::None,
+            detail: OpenClawDetail::None,
         };
         let verdict = verdict(&found, Action::Stop, &call.tool, run_id, "");
         Answer::Verdict(verdict.under_policy(config.policy))
@@ -414,7 +416,13 @@ fn verdict(
 ) -> Verdict {
     let message = format!(
         "{}{suffix}",
-        messages::for_found(found, &normalise_tool(tool))
+        messages::openclaw(
+            found.detector,
+            found.level,
+            found.count,
+            &normalise_tool(tool),
+            &found.detail
+        )
     );
     let refusal = matches!(action, Action::Block | Action::Stop).then(|| Refusal {
         error: "tool_loop_detected",
@@ -426,7 +434,7 @@ fn verdict(
             threshold: found.threshold,
             level: found.level,
             partner_tool: match &found.detail {
-                detect::Detail::Partner(p) => Some(p.clone()),
+                OpenClawDetail::Partner(p) => Some(p.clone()),
                 _ => None,
             },
             retry_after_ms: None,

@@ -5,12 +5,13 @@
 //! everything else by `details` and the text parts.
 
 use super::markers::{canonical_markers, write_canonical_markers};
-use super::text::{exec_failure_shape, unknown_tool_name};
+use super::text::exec_failure_shape;
 use crate::error::GuardError;
 use crate::json::digest::{ByteSink, Digest, HashSink};
 use crate::json::escape::write_string;
 use crate::json::number_format::format_number;
 use crate::record::input::MAX_DEPTH;
+use crate::record::missing_tool::openclaw_missing_tool;
 use crate::record::outcome_fields::{ResultFields, TextField};
 use crate::record::volatile_table::{is_send, without_send_ids};
 use serde_json::{Map, Value};
@@ -131,7 +132,7 @@ pub fn outcome_of(
         let text = error_text(error);
         return Outcome {
             no_progress: true,
-            unknown_tool: unknown_tool_name(&text),
+            unknown_tool: openclaw_missing_tool(&text),
             ..Outcome::plain(digest_fields(&[("error", F::Str(&text))]))
         };
     }

@@ -4,6 +4,7 @@
 //! text, failures written as text, failures naming a missing tool); the lookup keys that find a run, a tool or a pending call
 //! again (`keys`).
 
+pub(crate) mod ascii;
 pub(crate) mod effects;
 pub(crate) mod failure_class;
 pub(crate) mod failure_text;

@@ -154,6 +154,16 @@ impl DetectorId {
     }
 }
 
+/// What `preset: "openclaw"`'s texts name beside the count: the call a ping-pong alternates with,
+/// the tool an error says is missing, or how many argument patterns a churn cycles through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpenClawDetail {
+    None,
+    Partner(String),
+    MissingTool(String),
+    Variants(u32),
+}
+
 /// What one detector found about one call.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
