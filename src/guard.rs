@@ -10,7 +10,7 @@ use crate::json::escape::write_string;
 use crate::json::members::{fnv1a, MemberHashes, FNV_START};
 use crate::json::pointer::without_pointers;
 use crate::json::scrub::RawContent;
-use crate::openclaw::Engine as OpenClawEngine;
+use crate::openclaw::OpenClawEngine;
 use crate::record::effects::{
     effect_of, effect_of_kind, named_files, reads_arguments, Effect, Writes,
 };
@@ -49,7 +49,9 @@ impl Guard {
     pub fn new(config: &Value) -> Result<Guard, GuardError> {
         let config = Config::from_json(config)?;
         Ok(Guard {
-            openclaw: config.openclaw.then(OpenClawEngine::default),
+            openclaw: config
+                .openclaw
+                .then(|| OpenClawEngine::new(config.max_runs)),
             runs: RunTable::new(config.max_runs),
             config,
             stats: Counters::default(),
@@ -312,24 +314,24 @@ impl Guard {
         Ok(run_id)
     }
 
-    fn live_runs(&self) -> usize {
-        let openclaw = self.openclaw.as_ref().map_or(0, OpenClawEngine::live_runs);
-        self.runs.live_runs() + openclaw
+    /// The live runs and the runs evicted so far, of whichever engine holds them.
+    fn run_counts(&self) -> (u64, u64) {
+        match &self.openclaw {
+            Some(engine) => (engine.live_runs() as u64, engine.evicted_runs()),
+            None => (self.runs.live_runs() as u64, self.runs.evicted()),
+        }
     }
 
     /// The counters by action, level and detector, and the live and evicted runs.
     pub fn stats(&self) -> Stats {
-        self.stats
-            .report(self.live_runs() as u64, self.runs.evicted())
+        let (live, evicted) = self.run_counts();
+        self.stats.report(live, evicted)
     }
 
     /// The counters in the Prometheus text exposition format (see `metrics`).
     pub fn metrics(&self) -> String {
-        crate::report::metrics::prometheus_text(
-            &self.stats,
-            self.runs.live_runs() as u64,
-            self.runs.evicted(),
-        )
+        let (live, evicted) = self.run_counts();
+        crate::report::metrics::prometheus_text(&self.stats, live, evicted)
     }
 
     /// The proposal for a call of `tool` (`tool_index`: its index in the run's table, if any), with

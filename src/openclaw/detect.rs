@@ -3,7 +3,7 @@
 //! stay in the window as vetoes, and calls still running count towards the repeat warning.
 
 use super::outcome::OutcomeKind;
-use super::{Record, Signature};
+use super::{Entry, Signature};
 use crate::verdict::{DetectorId, Level, OpenClawDetail};
 
 /// What the detectors found about a proposed call.
@@ -59,7 +59,7 @@ fn to_u32(n: usize) -> u32 {
 /// The proposed call's findings, most severe first as OpenClaw orders them; `None` when nothing
 /// fires.
 pub fn detect(
-    history: &[Record],
+    history: &[Entry],
     proposed: &Signature,
     known_poll: bool,
     limits: &Limits,
@@ -169,7 +169,7 @@ pub fn detect(
 }
 
 /// Consecutive newest records of the tool whose errors name one unavailable tool.
-fn unknown_tool_streak(history: &[Record], tool: &str) -> (u32, Option<String>) {
+fn unknown_tool_streak(history: &[Entry], tool: &str) -> (u32, Option<String>) {
     let mut count = 0;
     let mut name: Option<&str> = None;
     for record in history.iter().rev() {
@@ -191,7 +191,7 @@ fn unknown_tool_streak(history: &[Record], tool: &str) -> (u32, Option<String>) 
 }
 
 /// The longer of the identical-outcome streak and, for `exec`, the terminal-failure streak.
-fn no_progress_streak(history: &[Record], proposed: &Signature) -> Streak {
+fn no_progress_streak(history: &[Entry], proposed: &Signature) -> Streak {
     let repeated = streak(history, proposed, false);
     if &*proposed.tool != "exec" {
         return repeated;
@@ -207,9 +207,9 @@ fn no_progress_streak(history: &[Record], proposed: &Signature) -> Streak {
 /// Newest first: completed records of the proposed call sharing the newest one's outcome (with
 /// the refusals among them), or with `terminal_only` the run of terminal `exec` failures across
 /// changing commands (one failure identity, or one outcome).
-fn streak(history: &[Record], proposed: &Signature, terminal_only: bool) -> Streak {
+fn streak(history: &[Entry], proposed: &Signature, terminal_only: bool) -> Streak {
     let mut count = 0u32;
-    let mut latest: Option<&Record> = None;
+    let mut latest: Option<&Entry> = None;
     let mut crossed_arguments = false;
     let mut pending_vetoes = 0u32;
     for record in history.iter().rev() {
@@ -276,7 +276,7 @@ struct PingPong {
 }
 
 /// The alternation of two calls at the end of the window that the proposed call continues.
-fn ping_pong(history: &[Record], proposed: &Signature) -> Option<PingPong> {
+fn ping_pong(history: &[Entry], proposed: &Signature) -> Option<PingPong> {
     let last = history.last()?;
     let other = history
         .iter()
@@ -330,7 +330,7 @@ fn ping_pong(history: &[Record], proposed: &Signature) -> Option<PingPong> {
 
 /// The tool cycling a few argument patterns, each at least three times with one shared
 /// no-progress outcome (the proposed pattern among them): (calls, patterns), or (0, 0).
-fn argument_churn(history: &[Record], proposed: &Signature) -> (u32, u32) {
+fn argument_churn(history: &[Entry], proposed: &Signature) -> (u32, u32) {
     let mut variants: Vec<(&Signature, [u8; 32], u32)> = Vec::new();
     for record in history.iter().rev() {
         if record.signature.tool != proposed.tool {

@@ -18,6 +18,7 @@ use crate::json::canonical::{write_object_without, KeepAll};
 use crate::json::digest::{Digest, HashSink};
 use crate::record::input::{CallInput, OutcomeInput};
 use crate::record::outcome_fields::ResultFields;
+use crate::run::table::RunTable;
 use crate::verdict::messages;
 use crate::verdict::{
     Action, Answer, DetectorId, Level, Observed, OpenClawDetail, Refusal, Verdict,
@@ -25,7 +26,6 @@ use crate::verdict::{
 use detect::{detect, Found, Limits, WarningKey};
 use outcome::{outcome_of, outcome_of_fields, Outcome};
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// Most warning keys remembered per run (the oldest is forgotten first).
 const MAX_WARNING_KEYS: usize = 256;
@@ -39,7 +39,7 @@ pub struct Signature {
 
 /// One call in a run's window; `outcome` is `None` while it runs.
 #[derive(Debug, Clone)]
-pub struct Record {
+pub struct Entry {
     pub signature: Signature,
     /// The call id's lookup key (`CallInput::call_id_key`).
     pub call_id: Option<u64>,
@@ -48,27 +48,24 @@ pub struct Record {
 
 /// The post-compaction guard while it watches the calls after a compaction.
 #[derive(Debug, Clone, Default)]
-struct CompactionWatch {
+struct CompactionTail {
     remaining: u32,
     seen: Vec<(Signature, Option<Digest>)>,
 }
 
 #[derive(Debug, Default)]
-struct RunState {
-    records: Vec<Record>,
+struct OpenClawRun {
+    records: Vec<Entry>,
     /// Per warning key, the highest count bucket warned about.
     warned: Vec<(WarningKey, u32)>,
     refused_before: bool,
-    compaction: Option<CompactionWatch>,
-    /// Creation order, for eviction beyond `maxRuns`.
-    serial: u64,
+    compaction: Option<CompactionTail>,
 }
 
-/// The runs of a guard under the `openclaw` preset.
-#[derive(Debug, Default)]
-pub struct Engine {
-    runs: HashMap<Option<String>, RunState>,
-    serial: u64,
+/// The runs of a guard under the `openclaw` preset, in the guard's run table (least recently
+/// used evicted beyond `maxRuns`).
+pub struct OpenClawEngine {
+    runs: RunTable<OpenClawRun>,
 }
 
 /// OpenClaw's tool-name normalisation: lower case, and its aliases.
@@ -116,25 +113,11 @@ fn is_known_poll(tool: &str, args: &Value) -> bool {
             ))
 }
 
-impl Engine {
-    fn run(&mut self, run_id: Option<&str>, max_runs: u32) -> &mut RunState {
-        let key = run_id.map(str::to_owned);
-        if !self.runs.contains_key(&key) && self.runs.len() >= max_runs as usize {
-            let oldest = self
-                .runs
-                .iter()
-                .min_by_key(|(_, r)| r.serial)
-                .map(|(k, _)| k.clone());
-            if let Some(oldest) = oldest {
-                self.runs.remove(&oldest);
-            }
+impl OpenClawEngine {
+    pub fn new(max_runs: u32) -> Self {
+        OpenClawEngine {
+            runs: RunTable::new(max_runs),
         }
-        self.serial += 1;
-        let serial = self.serial;
-        self.runs.entry(key).or_insert_with(|| RunState {
-            serial,
-            ..RunState::default()
-        })
     }
 
     /// Before dispatch.
@@ -153,7 +136,7 @@ impl Engine {
             ping_pong: config.detectors.ping_pong,
         };
         let history_size = config.history_size as usize;
-        let run = self.run(run_id, config.max_runs);
+        let run = self.runs.get_or_create(run_id);
         let known_poll = is_known_poll(&signature.tool, &args);
         let call_id = call.call_id_key;
         let Some(found) = detect(&run.records, &signature, known_poll, &limits) else {
@@ -238,7 +221,7 @@ impl Engine {
     /// The signature of the newest running call with the call's id, in its run.
     fn running_signature(&self, call: &CallInput) -> Option<Signature> {
         let id = call.call_id_key?;
-        let run = self.runs.get(&call.run_id.as_deref().map(str::to_owned))?;
+        let run = self.runs.peek(call.run_id.as_deref())?;
         run.records
             .iter()
             .rev()
@@ -259,7 +242,7 @@ impl Engine {
         let run_id = call.run_id.as_deref();
         let history_size = config.history_size as usize;
         let window = config.post_compaction_guard.window_size;
-        let run = self.run(run_id, config.max_runs);
+        let run = self.runs.get_or_create(run_id);
         let hash = outcome.hash;
         if !outcome.is_empty() {
             run.attach(call.call_id_key, &signature, outcome, history_size);
@@ -282,21 +265,21 @@ impl Engine {
     /// The host compacted the run's context: watch the next `windowSize` outcomes.
     pub fn compacted(&mut self, config: &Config, run_id: Option<&str>) {
         let window = config.post_compaction_guard.window_size;
-        self.run(run_id, config.max_runs).compaction = Some(CompactionWatch {
+        self.runs.get_or_create(run_id).compaction = Some(CompactionTail {
             remaining: window,
             seen: Vec::new(),
         });
     }
 
     pub fn end_run(&mut self, run_id: Option<&str>) {
-        self.runs.remove(&run_id.map(str::to_owned));
+        self.runs.remove(run_id);
     }
 
     /// A snapshot of one run (an unknown run gives the snapshot of an empty run).
     pub fn export_run(&self, run_id: Option<&str>) -> Vec<u8> {
-        match self.runs.get(&run_id.map(str::to_owned)) {
+        match self.runs.peek(run_id) {
             Some(run) => snapshot::encode(run_id, run),
-            None => snapshot::encode(run_id, &RunState::default()),
+            None => snapshot::encode(run_id, &OpenClawRun::default()),
         }
     }
 
@@ -313,18 +296,21 @@ impl Engine {
             .len()
             .saturating_sub(config.history_size as usize);
         restored.records.drain(..excess);
-        let run = self.run(run_id.as_deref(), config.max_runs);
-        restored.serial = run.serial;
+        let run = self.runs.get_or_create(run_id.as_deref());
         *run = restored;
         Ok(run_id)
     }
 
     pub fn live_runs(&self) -> usize {
-        self.runs.len()
+        self.runs.live_runs()
+    }
+
+    pub fn evicted_runs(&self) -> u64 {
+        self.runs.evicted()
     }
 }
 
-impl RunState {
+impl OpenClawRun {
     /// Appends a record (`outcome: None` while the call runs), dropping the oldest past
     /// `history_size`.
     fn push(
@@ -334,7 +320,7 @@ impl RunState {
         outcome: Option<Outcome>,
         history_size: usize,
     ) {
-        self.records.push(Record {
+        self.records.push(Entry {
             signature,
             call_id,
             outcome,
