@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 import { LoopGuard } from "tool-loop-guard";
 import { guardAiSdk } from "tool-loop-guard/ai-sdk";
 import { z } from "zod";
-import { adapterContract, ARGS, CONFIG } from "./support.mjs";
+import { adapterContract, ARGS, assertRepeatsSent, CONFIG, REPEATING_RESULTS, SAME_AS_CONFIG } from "./support.mjs";
 
 const MAJORS = [
   { name: "ai 5", ai: await import("ai-v5"), test: await import("ai-v5/test"), mock: "MockLanguageModelV2" },
@@ -44,11 +44,11 @@ function statusTool(major, resultOf) {
 /**
  * One guarded `generateText` run (one request, one user message) of the repeating model;
  * `resultOf()` answers each execution, `turns` caps the steps. The tools are wrapped per request,
- * as the docs say; `tools` may be given already wrapped.
+ * as the docs say; `tools` may be given already wrapped; `options` are more of guardAiSdk's.
  */
-async function run(major, guard, { runId, resultOf, turns, tools = { status: statusTool(major, resultOf) } }) {
+async function run(major, guard, { runId, resultOf, turns, tools = { status: statusTool(major, resultOf) }, options = {} }) {
   const model = repeatingModel(major);
-  const guarded = guardAiSdk(guard, { runId, tools });
+  const guarded = guardAiSdk(guard, { runId, tools, ...options });
   const result = await major.ai.generateText({
     model,
     prompt: "Wait for job 42 to finish.",
@@ -93,3 +93,38 @@ describe("tool-loop-guard/ai-sdk: wrapping twice", () => {
     guard.free();
   });
 });
+
+/** The tool results of one model call's prompt: `[[toolCallId, text], ...]`. */
+const toolResultsSent = (call) => call.prompt.filter((m) => m.role === "tool").flatMap((m) => m.content.map((p) => [p.toolCallId, p.output.value]));
+
+for (const major of MAJORS) {
+  describe(`tool-loop-guard/ai-sdk with ${major.name}: dropRepeatedResults`, () => {
+    const ids = REPEATING_RESULTS.map((_, i) => `call-${i + 1}`);
+    const runRepeating = (guard, options) => {
+      let n = 0;
+      return run(major, guard, { runId: "repeats", resultOf: () => REPEATING_RESULTS[n++], turns: REPEATING_RESULTS.length + 1, options });
+    };
+
+    test("off by default: every result reaches the model as the tool returned it", async () => {
+      const guard = new LoopGuard(SAME_AS_CONFIG);
+      const { model } = await runRepeating(guard, {});
+      assertRepeatsSent(toolResultsSent(model.doGenerateCalls.at(-1)), ids, guard, { dropped: false });
+      guard.free();
+    });
+
+    test("on: a repeated identical result reaches the model as the core's reference, a different one whole; the host's messages keep them all", async () => {
+      const guard = new LoopGuard(SAME_AS_CONFIG);
+      const { model, result } = await runRepeating(guard, { dropRepeatedResults: true });
+      assertRepeatsSent(toolResultsSent(model.doGenerateCalls.at(-1)), ids, guard, { dropped: true });
+      const kept = result.steps.flatMap((step) => step.toolResults.map((r) => [r.toolCallId, r.output])).slice(0, ids.length);
+      assertRepeatsSent(kept, ids, guard, { dropped: false });
+      guard.free();
+    });
+
+    test("on, with a guard built without sameAs: true: LoopGuardError invalid_config naming sameAs", () => {
+      const guard = new LoopGuard();
+      assert.throws(() => guardAiSdk(guard, { tools: {}, dropRepeatedResults: true }), { name: "LoopGuardError", code: "invalid_config", field: "sameAs" });
+      guard.free();
+    });
+  });
+}

@@ -205,3 +205,22 @@ export function stopsByShape(config) {
   }
   return stops;
 }
+
+/**
+ * `dropRepeatedResults`: what the scripted tool answers at each call (the 2nd and 4th repeat the
+ * 1st, the 3rd is new), and the guard config the option needs.
+ */
+export const REPEATING_RESULTS = Object.freeze(["job 42: running", "job 42: running", "job 42: done", "job 42: running"]);
+export const SAME_AS_CONFIG = Object.freeze({ sameAs: true });
+
+/**
+ * Asserts what the model was sent for the REPEATING_RESULTS calls `ids` (`[[callId, text], ...]`
+ * in order): with `dropped`, the 1st and 3rd whole and the 2nd and 4th as the core's reference to
+ * the 1st; without, every result as the tool returned it.
+ */
+export function assertRepeatsSent(sent, ids, guard, { dropped }) {
+  const reference = guard.sameAsReference(ids[0]);
+  assert.ok(reference.includes(ids[0]), "the reference names the call whose result stays whole");
+  const expected = REPEATING_RESULTS.map((text, i) => [ids[i], dropped && (i === 1 || i === 3) ? reference : text]);
+  assert.deepEqual(sent, expected);
+}
