@@ -3,13 +3,13 @@
 // at every turn.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { AIMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { createAgent, tool } from "langchain";
 import { LoopGuard } from "tool-loop-guard";
 import { guardLangChain } from "tool-loop-guard/langchain";
 import { z } from "zod";
-import { adapterContract, ARGS, CYCLE, stopsByShape } from "./support.mjs";
+import { adapterContract, ARGS, assertRepeatsSent, CYCLE, REPEATING_RESULTS, SAME_AS_CONFIG, stopsByShape } from "./support.mjs";
 
 /** The `recursionLimit` docs/adapters.md tells LangChain users to give `invoke()`. */
 const DOCUMENTED_RECURSION_LIMIT = 100;
@@ -89,6 +89,40 @@ describe("tool-loop-guard/langchain with langchain createAgent", () => {
     for (const middleware of [[first.middleware, first.middleware], [first.middleware, second.middleware]]) {
       assert.throws(() => createAgent({ model: fakeModel(), tools: [statusTool(() => "ok")], middleware }), /ToolLoopGuard is defined multiple times/);
     }
+    guard.free();
+  });
+});
+
+describe("tool-loop-guard/langchain: dropRepeatedResults", () => {
+  const ids = REPEATING_RESULTS.map((_, i) => `call-${i}`);
+  /** The tool results of one model call: `[[tool_call_id, content], ...]`. */
+  const toolResultsSent = (call) => call.messages.filter((m) => m.type === "tool").map((m) => [m.tool_call_id, m.content]);
+  const runRepeating = (guard, options) => {
+    let n = 0;
+    const session = { guarded: guardLangChain(guard, options) };
+    return run(guard, { runId: "repeats", resultOf: () => REPEATING_RESULTS[n++], turns: REPEATING_RESULTS.length, session });
+  };
+
+  test("off by default: every result reaches the model as the tool returned it", async () => {
+    const guard = new LoopGuard(SAME_AS_CONFIG);
+    const { model } = await runRepeating(guard, {});
+    assertRepeatsSent(toolResultsSent(model.calls.at(-1)), ids, guard, { dropped: false });
+    guard.free();
+  });
+
+  test("on: a repeated identical result reaches the model as the core's reference, a different one whole; the thread's state keeps them all", async () => {
+    const guard = new LoopGuard(SAME_AS_CONFIG);
+    const { model, toolMessages } = await runRepeating(guard, { dropRepeatedResults: true });
+    const sent = model.calls.at(-1).messages.filter((m) => m.type === "tool");
+    assertRepeatsSent(sent.map((m) => [m.tool_call_id, m.content]), ids, guard, { dropped: true });
+    assert.ok(sent.every((m) => ToolMessage.isInstance(m)), "the references are ToolMessages");
+    assertRepeatsSent(toolMessages.map((m) => [m.tool_call_id, m.content]), ids, guard, { dropped: false });
+    guard.free();
+  });
+
+  test("on, with a guard built without sameAs: true: LoopGuardError invalid_config naming sameAs", () => {
+    const guard = new LoopGuard();
+    assert.throws(() => guardLangChain(guard, { dropRepeatedResults: true }), { name: "LoopGuardError", code: "invalid_config", field: "sameAs" });
     guard.free();
   });
 });
