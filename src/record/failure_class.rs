@@ -13,55 +13,6 @@ use crate::record::outcome_fields::{ResultFields, TextField};
 use crate::verdict::SharedCause;
 use serde_json::{Map, Value};
 
-/// Phrases (lower case) and status codes that name a shared cause.
-fn marks(cause: SharedCause) -> (&'static [&'static str], &'static [u16]) {
-    match cause {
-        SharedCause::Unauthorized => (
-            &[
-                "unauthorized",
-                "unauthenticated",
-                "invalid api key",
-                "invalid_api_key",
-                "authentication failed",
-                "invalid token",
-                "token expired",
-                "expired token",
-            ],
-            &[401],
-        ),
-        SharedCause::Forbidden => (
-            &[
-                "forbidden",
-                "permission denied",
-                "access denied",
-                "eacces",
-                "eperm",
-                "operation not permitted",
-            ],
-            &[403],
-        ),
-        SharedCause::DiskFull => (
-            &[
-                "no space left on device",
-                "enospc",
-                "disk full",
-                "quota exceeded",
-            ],
-            &[],
-        ),
-        SharedCause::ConnectionRefused => (&["econnrefused", "connection refused"], &[]),
-        SharedCause::UnknownHost => (
-            &[
-                "enotfound",
-                "could not resolve host",
-                "name or service not known",
-                "temporary failure in name resolution",
-            ],
-            &[],
-        ),
-    }
-}
-
 /// What a failure says of itself.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FailureClass {
@@ -71,30 +22,199 @@ pub enum FailureClass {
     Shared(SharedCause),
 }
 
-/// Phrases (lower case) of transient failures, whatever the tool.
-const TRANSIENT_PHRASES: &[&str] = &[
-    "rate limit",
-    "rate-limit",
-    "ratelimit",
-    "too many requests",
-    "overloaded",
-    "service unavailable",
-    "temporarily unavailable",
-    "bad gateway",
-    "gateway timeout",
-    "econnreset",
-    "connection reset",
-    "socket hang up",
-    "etimedout",
-    "eai_again",
-    "try again later",
-    "server is busy",
+/// What a phrase or a status in a failure marks.
+#[derive(Debug, Clone, Copy)]
+enum Mark {
+    /// An outage or a rate limit, whatever the tool.
+    Transient,
+    /// A timeout: transient for a tool that reaches a service, not for a command runner (a
+    /// command that timed out will time out again).
+    Timeout,
+    Cause(SharedCause),
+}
+
+/// Phrases (lower case ASCII, at least two bytes) of failures, and what each marks.
+const PHRASES: &[(&str, Mark)] = &[
+    ("rate limit", Mark::Transient),
+    ("rate-limit", Mark::Transient),
+    ("ratelimit", Mark::Transient),
+    ("too many requests", Mark::Transient),
+    ("overloaded", Mark::Transient),
+    ("service unavailable", Mark::Transient),
+    ("temporarily unavailable", Mark::Transient),
+    ("bad gateway", Mark::Transient),
+    ("gateway timeout", Mark::Transient),
+    ("econnreset", Mark::Transient),
+    ("connection reset", Mark::Transient),
+    ("socket hang up", Mark::Transient),
+    ("etimedout", Mark::Transient),
+    ("eai_again", Mark::Transient),
+    ("try again later", Mark::Transient),
+    ("server is busy", Mark::Transient),
+    ("timed out", Mark::Timeout),
+    ("timeout", Mark::Timeout),
+    ("unauthorized", Mark::Cause(SharedCause::Unauthorized)),
+    ("unauthenticated", Mark::Cause(SharedCause::Unauthorized)),
+    ("invalid api key", Mark::Cause(SharedCause::Unauthorized)),
+    ("invalid_api_key", Mark::Cause(SharedCause::Unauthorized)),
+    (
+        "authentication failed",
+        Mark::Cause(SharedCause::Unauthorized),
+    ),
+    ("invalid token", Mark::Cause(SharedCause::Unauthorized)),
+    ("token expired", Mark::Cause(SharedCause::Unauthorized)),
+    ("expired token", Mark::Cause(SharedCause::Unauthorized)),
+    ("forbidden", Mark::Cause(SharedCause::Forbidden)),
+    ("permission denied", Mark::Cause(SharedCause::Forbidden)),
+    ("access denied", Mark::Cause(SharedCause::Forbidden)),
+    ("eacces", Mark::Cause(SharedCause::Forbidden)),
+    ("eperm", Mark::Cause(SharedCause::Forbidden)),
+    (
+        "operation not permitted",
+        Mark::Cause(SharedCause::Forbidden),
+    ),
+    (
+        "no space left on device",
+        Mark::Cause(SharedCause::DiskFull),
+    ),
+    ("enospc", Mark::Cause(SharedCause::DiskFull)),
+    ("disk full", Mark::Cause(SharedCause::DiskFull)),
+    ("quota exceeded", Mark::Cause(SharedCause::DiskFull)),
+    ("econnrefused", Mark::Cause(SharedCause::ConnectionRefused)),
+    (
+        "connection refused",
+        Mark::Cause(SharedCause::ConnectionRefused),
+    ),
+    ("enotfound", Mark::Cause(SharedCause::UnknownHost)),
+    (
+        "could not resolve host",
+        Mark::Cause(SharedCause::UnknownHost),
+    ),
+    (
+        "name or service not known",
+        Mark::Cause(SharedCause::UnknownHost),
+    ),
+    (
+        "temporary failure in name resolution",
+        Mark::Cause(SharedCause::UnknownHost),
+    ),
 ];
-/// Phrases of a timeout: transient for a tool that reaches a service, not for a command runner
-/// (a command that timed out will time out again).
-const TIMEOUT_PHRASES: &[&str] = &["timed out", "timeout"];
-/// Status codes of transient failures.
-const TRANSIENT_STATUS: &[u16] = &[429, 502, 503, 504];
+/// HTTP statuses of failures, and what each marks.
+const STATUSES: &[(u16, Mark)] = &[
+    (429, Mark::Transient),
+    (502, Mark::Transient),
+    (503, Mark::Transient),
+    (504, Mark::Transient),
+    (401, Mark::Cause(SharedCause::Unauthorized)),
+    (403, Mark::Cause(SharedCause::Forbidden)),
+];
+
+/// Words one of which comes shortly before a status code ("HTTP 503", "status: 429",
+/// "Error 401", "code=403"), so that a line number or a count is not read as one.
+const STATUS_LEAD_WORDS: &[&str] = &["http", "status", "error", "code"];
+/// How many bytes before a status code its lead word may start.
+const STATUS_LEAD_BYTES: usize = 12;
+
+/// Bits of `pair_slot` of the first two bytes of every phrase: a text position whose two bytes
+/// (lower-cased) have no bit set starts no phrase, so most positions are passed over after one
+/// table lookup and the text is read once, not once per phrase.
+const PHRASE_STARTS: [u64; 16] = phrase_starts();
+
+/// A slot (0..1024) for two lower-case bytes.
+const fn pair_slot(first: u8, second: u8) -> usize {
+    (first as usize * 31 + second as usize) & 1023
+}
+
+// Evaluated at compile time: an index out of bounds fails the build, never a run.
+#[allow(clippy::indexing_slicing)]
+const fn phrase_starts() -> [u64; 16] {
+    let mut bits = [0u64; 16];
+    let mut i = 0;
+    while i < PHRASES.len() {
+        let phrase = PHRASES[i].0.as_bytes();
+        let slot = pair_slot(phrase[0], phrase[1]);
+        bits[slot / 64] |= 1 << (slot % 64);
+        i += 1;
+    }
+    bits
+}
+
+/// What a failure's texts and details mark, gathered in one pass over each text.
+#[derive(Debug, Default)]
+struct Marks {
+    transient: bool,
+    timeout: bool,
+    /// Bit `code` set for each cause.
+    causes: u8,
+}
+
+impl Marks {
+    fn add(&mut self, mark: Mark) {
+        match mark {
+            Mark::Transient => self.transient = true,
+            Mark::Timeout => self.timeout = true,
+            Mark::Cause(cause) => self.causes |= 1 << cause.code(),
+        }
+    }
+
+    fn add_status(&mut self, status: u16) {
+        if let Some((_, mark)) = STATUSES.iter().find(|(code, _)| *code == status) {
+            self.add(*mark);
+        }
+    }
+
+    /// Reads one text: its phrases, and its statuses (a number of three digits of its own, at
+    /// the start of the text or shortly after a lead word).
+    fn scan(&mut self, text: &[u8]) {
+        for (i, &byte) in text.iter().enumerate() {
+            let first = byte.to_ascii_lowercase();
+            if first.is_ascii_digit() {
+                self.scan_status(text, i);
+                continue;
+            }
+            let Some(second) = text.get(i + 1).map(u8::to_ascii_lowercase) else {
+                break;
+            };
+            let slot = pair_slot(first, second);
+            let maybe = PHRASE_STARTS
+                .get(slot / 64)
+                .is_some_and(|bits| bits & (1 << (slot % 64)) != 0);
+            if !maybe {
+                continue;
+            }
+            for (phrase, mark) in PHRASES {
+                let phrase = phrase.as_bytes();
+                if text
+                    .get(i..i + phrase.len())
+                    .is_some_and(|here| here.eq_ignore_ascii_case(phrase))
+                {
+                    self.add(*mark);
+                }
+            }
+        }
+    }
+
+    /// A status starting at `i`, if one does.
+    fn scan_status(&mut self, text: &[u8], i: usize) {
+        let digit = |at: usize| text.get(at).filter(|b| b.is_ascii_digit());
+        let after_digit = i.checked_sub(1).and_then(digit).is_some();
+        let (Some(a), Some(b), Some(c)) = (digit(i), digit(i + 1), digit(i + 2)) else {
+            return;
+        };
+        if after_digit || digit(i + 3).is_some() {
+            return;
+        }
+        let led = i == 0
+            || text
+                .get(i.saturating_sub(STATUS_LEAD_BYTES)..i)
+                .is_some_and(|lead| any_phrase(lead, STATUS_LEAD_WORDS));
+        if led {
+            let value = |d: &u8| u16::from(d - b'0');
+            self.add_status(value(a) * 100 + value(b) * 10 + value(c));
+        }
+    }
+}
+
 /// Members of `details` that carry an HTTP status.
 const STATUS_KEYS: &[&str] = &["status", "statusCode", "status_code", "httpStatus", "code"];
 /// Phrases after which a text gives the wait (`Retry-After: 30`, "try again in 1.5s").
@@ -113,15 +233,14 @@ pub fn classify(
             .copied()
             .filter(|t| t.len() <= MAX_SCANNED_TEXT_BYTES)
     };
-    let status = details.and_then(status_of);
-    let transient = status.is_some_and(|s| TRANSIENT_STATUS.contains(&s))
-        || scanned().any(|text| {
-            let text = text.as_bytes();
-            any_phrase(text, TRANSIENT_PHRASES)
-                || (!command && any_phrase(text, TIMEOUT_PHRASES))
-                || TRANSIENT_STATUS.iter().any(|code| has_status(text, *code))
-        });
-    if transient {
+    let mut marks = Marks::default();
+    for text in scanned() {
+        marks.scan(text.as_bytes());
+    }
+    if let Some(status) = details.and_then(status_of) {
+        marks.add_status(status);
+    }
+    if marks.transient || (marks.timeout && !command) {
         let retry_after_ms = details
             .and_then(retry_after_of_details)
             .or_else(|| scanned().find_map(|text| retry_after_of_text(text.as_bytes())));
@@ -129,14 +248,7 @@ pub fn classify(
     }
     SharedCause::ALL
         .into_iter()
-        .find(|cause| {
-            let (phrases, codes) = marks(*cause);
-            status.is_some_and(|s| codes.contains(&s))
-                || scanned().any(|text| {
-                    let text = text.as_bytes();
-                    any_phrase(text, phrases) || codes.iter().any(|code| has_status(text, *code))
-                })
-        })
+        .find(|cause| marks.causes & (1 << cause.code()) != 0)
         .map(FailureClass::Shared)
 }
 
@@ -153,7 +265,13 @@ pub fn of_value(
             None
         }
         (Some(Value::Object(map)), _) => {
-            texts.extend(map.get("message").and_then(Value::as_str));
+            // A thrown error's `code` names a system failure its message may not (`fetch failed`
+            // with code `ECONNRESET`).
+            texts.extend(
+                ["message", "code"]
+                    .into_iter()
+                    .filter_map(|k| map.get(k)?.as_str()),
+            );
             Some(map)
         }
         (Some(_), _) => return None,
@@ -273,35 +391,6 @@ fn retry_after_of_text(text: &[u8]) -> Option<f64> {
     })
 }
 
-/// Words one of which comes shortly before a status code ("HTTP 503", "status: 429",
-/// "Error 401", "code=403"), so that a line number or a count is not read as one.
-const STATUS_LEAD_WORDS: &[&str] = &["http", "status", "error", "code"];
-/// How many bytes before a status code its lead word may start.
-const STATUS_LEAD_BYTES: usize = 12;
-
-/// Whether `text` holds `code` as a status: a number of its own (not inside a longer run of
-/// digits) at the start of the text or shortly after a lead word.
-#[inline(never)]
-fn has_status(text: &[u8], code: u16) -> bool {
-    let digits = [
-        b'0' + (code / 100 % 10) as u8,
-        b'0' + (code / 10 % 10) as u8,
-        b'0' + (code % 10) as u8,
-    ];
-    text.windows(3).enumerate().any(|(i, window)| {
-        window == digits
-            && !i
-                .checked_sub(1)
-                .and_then(|j| text.get(j))
-                .is_some_and(u8::is_ascii_digit)
-            && !text.get(i + 3).is_some_and(u8::is_ascii_digit)
-            && (i == 0
-                || text
-                    .get(i.saturating_sub(STATUS_LEAD_BYTES)..i)
-                    .is_some_and(|lead| any_phrase(lead, STATUS_LEAD_WORDS)))
-    })
-}
-
 // Not inlined: each call site would otherwise get its own unrolled copy per phrase list.
 #[inline(never)]
 fn any_phrase(text: &[u8], phrases: &[&str]) -> bool {
@@ -390,6 +479,28 @@ mod tests {
         );
         assert_eq!(text("503"), transient(None));
         assert_eq!(text("upstream status=502"), transient(None));
+    }
+
+    #[test]
+    fn thrown_errors_with_a_code_or_a_status() {
+        let transient = Some(FailureClass::Transient {
+            retry_after_ms: None,
+        });
+        let fetch_failed =
+            json!({"name": "TypeError", "message": "fetch failed", "code": "ECONNRESET"});
+        assert_eq!(of_value(None, Some(&fetch_failed), false), transient);
+        let sdk = json!({"name": "RateLimitError", "message": "Rate limited", "status": 429, "headers": {"retry-after": "7"}});
+        assert_eq!(
+            of_value(None, Some(&sdk), false),
+            Some(FailureClass::Transient {
+                retry_after_ms: Some(7000.0)
+            })
+        );
+        let refused = json!({"name": "Error", "message": "connect failed", "code": "ECONNREFUSED"});
+        assert_eq!(
+            of_value(None, Some(&refused), false),
+            Some(FailureClass::Shared(SharedCause::ConnectionRefused))
+        );
     }
 
     #[test]
