@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 import { LoopGuard } from "tool-loop-guard";
 import { guardAiSdk } from "tool-loop-guard/ai-sdk";
 import { z } from "zod";
-import { adapterContract, ARGS, assertRepeatsSent, CONFIG, REPEATING_RESULTS, SAME_AS_CONFIG } from "./support.mjs";
+import { adapterContract, ARGS, CONFIG, dropRepeatsContract, REPEATING_RESULTS } from "./support.mjs";
 
 const MAJORS = [
   { name: "ai 5", ai: await import("ai-v5"), test: await import("ai-v5/test"), mock: "MockLanguageModelV2" },
@@ -100,31 +100,15 @@ const toolResultsSent = (call) => call.prompt.filter((m) => m.role === "tool").f
 for (const major of MAJORS) {
   describe(`tool-loop-guard/ai-sdk with ${major.name}: dropRepeatedResults`, () => {
     const ids = REPEATING_RESULTS.map((_, i) => `call-${i + 1}`);
-    const runRepeating = (guard, options) => {
-      let n = 0;
-      return run(major, guard, { runId: "repeats", resultOf: () => REPEATING_RESULTS[n++], turns: REPEATING_RESULTS.length + 1, options });
-    };
-
-    test("off by default: every result reaches the model as the tool returned it", async () => {
-      const guard = new LoopGuard(SAME_AS_CONFIG);
-      const { model } = await runRepeating(guard, {});
-      assertRepeatsSent(toolResultsSent(model.doGenerateCalls.at(-1)), ids, guard, { dropped: false });
-      guard.free();
-    });
-
-    test("on: a repeated identical result reaches the model as the core's reference, a different one whole; the host's messages keep them all", async () => {
-      const guard = new LoopGuard(SAME_AS_CONFIG);
-      const { model, result } = await runRepeating(guard, { dropRepeatedResults: true });
-      assertRepeatsSent(toolResultsSent(model.doGenerateCalls.at(-1)), ids, guard, { dropped: true });
-      const kept = result.steps.flatMap((step) => step.toolResults.map((r) => [r.toolCallId, r.output])).slice(0, ids.length);
-      assertRepeatsSent(kept, ids, guard, { dropped: false });
-      guard.free();
-    });
-
-    test("on, with a guard built without sameAs: true: LoopGuardError invalid_config naming sameAs", () => {
-      const guard = new LoopGuard();
-      assert.throws(() => guardAiSdk(guard, { tools: {}, dropRepeatedResults: true }), { name: "LoopGuardError", code: "invalid_config", field: "sameAs" });
-      guard.free();
+    dropRepeatsContract({
+      ids,
+      run: (guard, options) => {
+        let n = 0;
+        return run(major, guard, { runId: "repeats", resultOf: () => REPEATING_RESULTS[n++], turns: REPEATING_RESULTS.length + 1, options });
+      },
+      sent: ({ model }) => toolResultsSent(model.doGenerateCalls.at(-1)),
+      kept: ({ result }) => result.steps.flatMap((step) => step.toolResults.map((r) => [r.toolCallId, r.output])).slice(0, ids.length),
+      build: (guard) => guardAiSdk(guard, { tools: {}, dropRepeatedResults: true }),
     });
   });
 }

@@ -9,7 +9,7 @@ import { createAgent, tool } from "langchain";
 import { LoopGuard } from "tool-loop-guard";
 import { guardLangChain } from "tool-loop-guard/langchain";
 import { z } from "zod";
-import { adapterContract, ARGS, assertRepeatsSent, CYCLE, REPEATING_RESULTS, SAME_AS_CONFIG, stopsByShape } from "./support.mjs";
+import { adapterContract, ARGS, CYCLE, dropRepeatsContract, REPEATING_RESULTS, stopsByShape } from "./support.mjs";
 
 /** The `recursionLimit` docs/adapters.md tells LangChain users to give `invoke()`. */
 const DOCUMENTED_RECURSION_LIMIT = 100;
@@ -94,35 +94,21 @@ describe("tool-loop-guard/langchain with langchain createAgent", () => {
 });
 
 describe("tool-loop-guard/langchain: dropRepeatedResults", () => {
-  const ids = REPEATING_RESULTS.map((_, i) => `call-${i}`);
-  /** The tool results of one model call: `[[tool_call_id, content], ...]`. */
-  const toolResultsSent = (call) => call.messages.filter((m) => m.type === "tool").map((m) => [m.tool_call_id, m.content]);
-  const runRepeating = (guard, options) => {
-    let n = 0;
-    const session = { guarded: guardLangChain(guard, options) };
-    return run(guard, { runId: "repeats", resultOf: () => REPEATING_RESULTS[n++], turns: REPEATING_RESULTS.length, session });
-  };
-
-  test("off by default: every result reaches the model as the tool returned it", async () => {
-    const guard = new LoopGuard(SAME_AS_CONFIG);
-    const { model } = await runRepeating(guard, {});
-    assertRepeatsSent(toolResultsSent(model.calls.at(-1)), ids, guard, { dropped: false });
-    guard.free();
-  });
-
-  test("on: a repeated identical result reaches the model as the core's reference, a different one whole; the thread's state keeps them all", async () => {
-    const guard = new LoopGuard(SAME_AS_CONFIG);
-    const { model, toolMessages } = await runRepeating(guard, { dropRepeatedResults: true });
-    const sent = model.calls.at(-1).messages.filter((m) => m.type === "tool");
-    assertRepeatsSent(sent.map((m) => [m.tool_call_id, m.content]), ids, guard, { dropped: true });
-    assert.ok(sent.every((m) => ToolMessage.isInstance(m)), "the references are ToolMessages");
-    assertRepeatsSent(toolMessages.map((m) => [m.tool_call_id, m.content]), ids, guard, { dropped: false });
-    guard.free();
-  });
-
-  test("on, with a guard built without sameAs: true: LoopGuardError invalid_config naming sameAs", () => {
-    const guard = new LoopGuard();
-    assert.throws(() => guardLangChain(guard, { dropRepeatedResults: true }), { name: "LoopGuardError", code: "invalid_config", field: "sameAs" });
-    guard.free();
+  /** The tool results of a list of messages: `[[tool_call_id, content], ...]`. */
+  const toolResults = (messages) => messages.filter((m) => m.type === "tool").map((m) => [m.tool_call_id, m.content]);
+  dropRepeatsContract({
+    ids: REPEATING_RESULTS.map((_, i) => `call-${i}`),
+    run: (guard, options) => {
+      let n = 0;
+      const session = { guarded: guardLangChain(guard, options) };
+      return run(guard, { runId: "repeats", resultOf: () => REPEATING_RESULTS[n++], turns: REPEATING_RESULTS.length, session });
+    },
+    sent: ({ model }) => {
+      const { messages } = model.calls.at(-1);
+      assert.ok(messages.filter((m) => m.type === "tool").every((m) => ToolMessage.isInstance(m)), "the references are ToolMessages");
+      return toolResults(messages);
+    },
+    kept: ({ state }) => toolResults(state.messages),
+    build: (guard) => guardLangChain(guard, { dropRepeatedResults: true }),
   });
 });

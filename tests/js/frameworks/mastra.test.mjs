@@ -10,7 +10,7 @@ import { MockLanguageModelV2 } from "ai-v5/test";
 import { LoopGuard } from "tool-loop-guard";
 import { guardMastra } from "tool-loop-guard/mastra";
 import { z } from "zod";
-import { adapterContract, ARGS, assertRepeatsSent, CONFIG, REPEATING_RESULTS, SAME_AS_CONFIG } from "./support.mjs";
+import { adapterContract, ARGS, CONFIG, dropRepeatsContract, REPEATING_RESULTS } from "./support.mjs";
 
 const USAGE = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
 
@@ -82,32 +82,16 @@ describe("tool-loop-guard/mastra: the step bound", () => {
 
 describe("tool-loop-guard/mastra: dropRepeatedResults", () => {
   const ids = REPEATING_RESULTS.map((_, i) => `call-${i + 1}`);
-  /** The tool results of one model call's prompt: `[[toolCallId, text], ...]`. */
-  const toolResultsSent = (call) => call.prompt.filter((m) => m.role === "tool").flatMap((m) => m.content.map((p) => [p.toolCallId, p.output.value]));
-  const runRepeating = (guard, options) => {
-    let n = 0;
-    return run(guard, { runId: "repeats", resultOf: () => REPEATING_RESULTS[n++], turns: REPEATING_RESULTS.length, options });
-  };
-
-  test("off by default: every result reaches the model as the tool returned it, and no processor is offered", async () => {
-    const guard = new LoopGuard(SAME_AS_CONFIG);
-    const { model, guarded } = await runRepeating(guard, {});
-    assert.equal(guarded.processor, undefined);
-    assertRepeatsSent(toolResultsSent(model.doGenerateCalls.at(-1)), ids, guard, { dropped: false });
-    guard.free();
-  });
-
-  test("on: a repeated identical result reaches the model as the core's reference, a different one whole; the steps keep them all", async () => {
-    const guard = new LoopGuard(SAME_AS_CONFIG);
-    const { model, outputs } = await runRepeating(guard, { dropRepeatedResults: true });
-    assertRepeatsSent(toolResultsSent(model.doGenerateCalls.at(-1)), ids, guard, { dropped: true });
-    assertRepeatsSent(outputs.map((output, i) => [ids[i], output]), ids, guard, { dropped: false });
-    guard.free();
-  });
-
-  test("on, with a guard built without sameAs: true: LoopGuardError invalid_config naming sameAs", () => {
-    const guard = new LoopGuard();
-    assert.throws(() => guardMastra(guard, { dropRepeatedResults: true }), { name: "LoopGuardError", code: "invalid_config", field: "sameAs" });
-    guard.free();
+  dropRepeatsContract({
+    ids,
+    run: async (guard, options) => {
+      let n = 0;
+      const ran = await run(guard, { runId: "repeats", resultOf: () => REPEATING_RESULTS[n++], turns: REPEATING_RESULTS.length, options });
+      assert.equal(ran.guarded.processor !== undefined, options.dropRepeatedResults === true, "a processor only with the option");
+      return ran;
+    },
+    sent: ({ model }) => model.doGenerateCalls.at(-1).prompt.filter((m) => m.role === "tool").flatMap((m) => m.content.map((p) => [p.toolCallId, p.output.value])),
+    kept: ({ outputs }) => outputs.map((output, i) => [ids[i], output]),
+    build: (guard) => guardMastra(guard, { dropRepeatedResults: true }),
   });
 });
