@@ -28,6 +28,10 @@ export interface RawGuard {
   importRun(bytes: Uint8Array): string | undefined;
   stats(): string;
   metrics(): string;
+  /** Whether record verdicts carry `sameAs` under this guard's config. */
+  reportsSameAs(): boolean;
+  /** The model-facing text standing for a result that repeats call `callId`'s. */
+  sameAsReference(callId: string): string;
   free(): void;
 }
 

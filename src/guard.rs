@@ -55,6 +55,12 @@ impl Guard {
         })
     }
 
+    /// Whether record verdicts carry `sameAs`: config `sameAs: true`, and not under
+    /// `preset: "openclaw"` (whose own detection keeps no call ids).
+    pub fn reports_same_as(&self) -> bool {
+        self.config.same_as && self.openclaw.is_none()
+    }
+
     /// A guard from config JSON text.
     pub fn from_config_text(text: &str) -> Result<Guard, GuardError> {
         let value =
