@@ -3,7 +3,8 @@
 //! writer for what the core hands back. Nothing here knows about tools, runs or verdicts.
 //!
 //! - `reader`: JSON text to `serde_json::Value`, or skimmed, or (as a `canonical::Source`) read
-//!   straight into the canonical writer; `float_parse`: number text to the nearest double.
+//!   straight into the canonical writer; `float_parse`: number text to the nearest double;
+//!   `top_strings`: chosen top-level string members of a document, read without a tree.
 //! - `canonical`: the one RFC 8785 writer, reading a parsed value or text; `key_order`: member
 //!   order; `escape`: string escaping; `number_format`: ECMAScript number text; `bignum`: the exact
 //!   arithmetic of both number conversions.
@@ -24,4 +25,5 @@ pub mod number_format;
 pub(crate) mod reader;
 #[cfg(test)]
 pub(crate) mod test_rng;
+pub(crate) mod top_strings;
 pub(crate) mod writer;

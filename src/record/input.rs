@@ -7,6 +7,7 @@ use crate::json::canonical::KeepAll;
 use crate::json::digest::{ByteSink, Digest, HashSink};
 use crate::json::members::{MemberHashes, MemberSink};
 use crate::json::reader::{JsonError, Reader};
+use crate::json::top_strings::TopStrings;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -65,6 +66,15 @@ impl CallInput<'_> {
             .map_err(|e| field_error(e, "args"))?;
         let members = sink.members();
         Ok((hasher.finish(), members))
+    }
+
+    /// The string values of the top-level arguments named in `keys` (`json::top_strings`), the
+    /// arguments checked as `args` checks them; absent arguments have none.
+    pub fn arg_strings(&self, keys: &'static [&'static str]) -> Result<TopStrings<'_>, GuardError> {
+        match self.args_raw {
+            None => Ok(TopStrings::none(keys)),
+            Some(raw) => TopStrings::read(raw, keys, MAX_DEPTH).map_err(|e| field_error(e, "args")),
+        }
     }
 
     /// The parsed arguments; absent or `null` arguments are `{}`.
