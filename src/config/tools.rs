@@ -70,12 +70,8 @@ const COMMAND_RUNNER_WORDS: &[&str] = &[
 /// Whether one of the words of `tool`'s name (split at `_`, `-`, `.`, `/`, spaces, `:` and where a
 /// lower-case letter or digit is followed by an upper-case one: `runShellCommand` is run, Shell,
 /// Command) is a command-runner word.
+#[inline(never)]
 fn named_like_command_runner(tool: &str) -> bool {
-    let is_runner = |word: &[u8]| {
-        COMMAND_RUNNER_WORDS
-            .iter()
-            .any(|runner| word.eq_ignore_ascii_case(runner.as_bytes()))
-    };
     tool.as_bytes()
         .split(|b| matches!(b, b'_' | b'-' | b'.' | b'/' | b' ' | b':'))
         .any(|part| {
@@ -86,15 +82,29 @@ fn named_like_command_runner(tool: &str) -> bool {
                 };
                 if (prev.is_ascii_lowercase() || prev.is_ascii_digit()) && here.is_ascii_uppercase()
                 {
-                    if part.get(start..i).is_some_and(is_runner) {
+                    if is_command_runner_word(part.get(start..i).unwrap_or_default()) {
                         return true;
                     }
                     start = i;
                 }
             }
-            part.get(start..)
-                .is_some_and(|word| !word.is_empty() && is_runner(word))
+            is_command_runner_word(part.get(start..).unwrap_or_default())
         })
+}
+
+/// Whether `word` is one of `COMMAND_RUNNER_WORDS` (all lower-case, none longer than 16 bytes),
+/// in any case.
+#[inline(never)]
+fn is_command_runner_word(word: &[u8]) -> bool {
+    let mut lower = [0u8; 16];
+    let Some(lower) = lower.get_mut(..word.len()) else {
+        return false;
+    };
+    lower.copy_from_slice(word);
+    lower.make_ascii_lowercase();
+    COMMAND_RUNNER_WORDS
+        .iter()
+        .any(|runner| runner.as_bytes() == lower)
 }
 
 /// Whether `tool`'s name starts with a mutating verb followed by nothing, `_`, `-`, `.` or an
