@@ -4,7 +4,8 @@
 use crate::config::describe;
 use crate::error::{ErrorCode, GuardError};
 use crate::json::canonical::KeepAll;
-use crate::json::digest::{ByteSink, Digest, HashSink};
+use crate::json::canonical_text::is_canonical;
+use crate::json::digest::{sha256, ByteSink, Digest, HashSink};
 use crate::json::members::{MemberHashes, MemberSink};
 use crate::json::reader::{JsonError, Reader};
 use crate::json::top_strings::TopStrings;
@@ -34,11 +35,14 @@ pub struct CallInput<'a> {
 
 impl CallInput<'_> {
     /// SHA-256 of the arguments' canonical (JCS) form, streamed from their text without parsing
-    /// them into a tree; absent or `null` arguments are `{}`.
+    /// them into a tree (or the text itself when it is already canonical); absent arguments are
+    /// `{}`.
     pub fn args_digest(&self) -> Result<Digest, GuardError> {
         let mut hasher = HashSink::new();
         match self.args_raw {
             None => hasher.put(b"{}"),
+            // Text already canonical (as `JSON.stringify` writes sorted keys) is its own form.
+            Some(raw) if is_canonical(raw, MAX_DEPTH) => return Ok(sha256(raw.as_bytes())),
             Some(raw) => {
                 let mut reader = Reader::new(raw);
                 reader
