@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
+import { bearer } from "../tests/js/hosts/callers.mjs";
 import { startGateway } from "../tests/js/hosts/gateway-host.mjs";
 import { startRedis } from "../tests/js/hosts/redis.mjs";
 import { workerHost } from "../tests/js/hosts/worker-host.mjs";
@@ -103,7 +104,7 @@ const refused = (verdict) => verdict.action === "block" || verdict.action === "s
 
 /** POSTs JSON to `url`; the parsed answer (a non-200 answer throws). */
 async function post(url, body) {
-  const response = await fetch(url, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+  const response = await fetch(url, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json", ...bearer() } });
   const answer = await response.json();
   if (response.status !== 200) throw new Error(`${url}: ${response.status} ${JSON.stringify(answer)}`);
   return answer;

@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import zlib from "node:zlib";
-import { readTrajectories, replayTrajectory } from "tool-loop-guard/replay";
+import { PACE_MS, readTrajectories, replayTrajectory } from "tool-loop-guard/replay";
 
 /** One identical call with one (masked) result this many times is a heavy loop. */
 export const HEAVY_LOOP_REPEATS = 10;
@@ -117,9 +117,10 @@ export function heavyLoop(calls) {
 const wouldBe = (verdict) => verdict.wouldBe?.action ?? verdict.action;
 
 /**
- * Replays one run through `guard` (which must have `policy: "shadow"`): every call is checked and
- * its real outcome recorded. Returns the would-be vetoes (each judged costless or not), the
- * warnings, and the calls.
+ * Replays one run through `guard` (which must have `policy: "shadow"`; with `sameAs: true` the
+ * bytes of results a host could drop are counted): every call is checked and its real outcome
+ * recorded. Returns the would-be vetoes (each judged costless or not), the warnings, the calls,
+ * the result bytes and those of results repeating an earlier identical one (`notResent`).
  */
 export function shadowReplay(guard, trajectory, runId) {
   const calls = callsOf(trajectory);
@@ -127,7 +128,9 @@ export function shadowReplay(guard, trajectory, runId) {
   const vetoes = [];
   const warnings = [];
   let next = 0;
-  let clock = 0;
+  let clock = -PACE_MS;
+  let resultBytes = 0;
+  let notResent = 0;
   for (const step of trajectory.steps) {
     if ("event" in step) {
       if (step.event === "compaction") guard.compacted(runId);
@@ -135,8 +138,8 @@ export function shadowReplay(guard, trajectory, runId) {
       continue;
     }
     const entry = calls[next++];
-    if (step.at !== undefined) clock = step.at;
-    const call = { runId, tool: step.tool, at: clock };
+    clock = step.at ?? clock + PACE_MS;
+    const call = { runId, tool: step.tool, at: clock, callId: step.callId ?? `call-${entry.index}` };
     if (step.args !== undefined) call.args = step.args;
     const checked = guard.check(call);
     const action = wouldBe(checked);
@@ -160,13 +163,22 @@ export function shadowReplay(guard, trajectory, runId) {
     if (step.error !== undefined) outcome.error = step.error;
     else if ("result" in step) outcome.result = step.result;
     const recorded = guard.record({ ...call, ...outcome });
+    const bytes = outcomeBytes(outcome);
+    resultBytes += bytes;
+    if (recorded.sameAs !== undefined) notResent += bytes;
     if (wouldBe(recorded) === "warn") {
       warnings.push({ index: entry.index, at: "record", detector: recorded.wouldBe?.detector ?? recorded.detector, message: recorded.message });
     }
     lastResult.set(entry.call, { result: entry.result, step });
   }
   guard.endRun(runId);
-  return { calls, vetoes, warnings };
+  return { calls, vetoes, warnings, resultBytes, notResent };
+}
+
+/** The UTF-8 bytes of an outcome as a model reads it: a text as it is, anything else as JSON. */
+function outcomeBytes(outcome) {
+  const value = "error" in outcome ? outcome.error : outcome.result;
+  return Buffer.byteLength(typeof value === "string" ? value : (JSON.stringify(value) ?? ""), "utf8");
 }
 
 /**

@@ -70,7 +70,7 @@ function loadSet(slice, families) {
 function emptyFigures() {
   return {
     runs: 0, calls: 0, solved: 0, solvedFirstWithheld: 0, runsVetoed: 0, vetoes: 0, costless: 0,
-    heavy: 0, heavyRefused: 0, heavyWarnedEarly: 0, lags: [],
+    heavy: 0, heavyRefused: 0, heavyWarnedEarly: 0, lags: [], resultBytes: 0, notResent: 0,
     labelled: { loop: 0, loopRefused: 0, legitimate: 0, legitimateRefused: 0, mixed: 0, mixedRefused: 0 },
   };
 }
@@ -84,6 +84,8 @@ function add(figures, run, replay, heavy, label) {
   figures.runs += 1;
   figures.calls += calls.length;
   figures.vetoes += vetoes.length;
+  figures.resultBytes += replay.resultBytes;
+  figures.notResent += replay.notResent;
   figures.costless += vetoes.filter((v) => v.costless).length;
   if (vetoes.length) figures.runsVetoed += 1;
   if (run.meta.solved === true) {
@@ -111,7 +113,7 @@ function finish(figures) {
 }
 
 function evaluate(preset, set) {
-  const guard = new LoopGuard({ preset, policy: "shadow" });
+  const guard = new LoopGuard({ preset, policy: "shadow", ...(preset === "openclaw" ? {} : { sameAs: true }) });
   const total = emptyFigures();
   const byFamily = new Map();
   const byDetector = new Map();
@@ -163,6 +165,11 @@ function printTables(results, elapsedMs, set) {
     console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     console.log(row("**all**", total));
     for (const [family, f] of Object.entries(byFamily).sort()) console.log(row(family, f));
+    if (total.notResent > 0) {
+      const bytes = (f) => `${(f.notResent / 1e6).toFixed(2)} of ${(f.resultBytes / 1e6).toFixed(1)} MB (${pct(f.notResent, f.resultBytes)})`;
+      const families = Object.entries(byFamily).filter(([, f]) => f.resultBytes > 0).map(([name, f]) => `${name} ${bytes(f)}`);
+      console.log(`\nresult bytes repeating an earlier identical result of the same call (sameAs; not resent by a host that drops them): ${bytes(total)}; ${families.join("; ")}`);
+    }
     console.log("\n| detector | vetoes | costless | runs | vetoes in solved runs | of them withheld |");
     console.log("|---|---:|---:|---:|---:|---:|");
     for (const [id, d] of Object.entries(byDetector).sort()) {

@@ -1,7 +1,8 @@
 /**
  * Serialises calls and outcomes to the JSON text the core parses; a failure names its top-level
  * field. Value rules: BigInt becomes its decimal string; an Error (anywhere) becomes
- * `{name, message}` without the stack; Date and other objects with `toJSON` use it; `undefined`, functions and symbols are dropped as JSON.stringify drops them.
+ * `{name, message}` (with its `status`, `code` and `Retry-After` header when it has them, see
+ * `errorValue`) without the stack; Date and other objects with `toJSON` use it; `undefined`, functions and symbols are dropped as JSON.stringify drops them.
  * Cyclic or otherwise unserialisable values give `invalid_record`, too-deep nesting `too_deep`.
  *
  * Text parts of a result longer than the core's `maxScannedTextBytes()` do not go through
@@ -30,11 +31,51 @@ function isError(value: object): value is Error {
   return value instanceof Error || Object.prototype.toString.call(value) === "[object Error]";
 }
 
+/** What an HTTP client's or the runtime's error may carry beside its message. */
+interface ErrorExtras {
+  status?: unknown;
+  statusCode?: unknown;
+  code?: unknown;
+  cause?: unknown;
+  headers?: unknown;
+}
+
+/**
+ * An Error as data: `{name, message}`, plus what says whether waiting cures it where the error
+ * carries it: `status` (an HTTP client's `status` or `statusCode`), `code` (its own, else its
+ * `cause`'s: `fetch failed` caused by `ECONNRESET`) and a `Retry-After` header from `headers` (a
+ * `Headers` or a plain object). Never the stack, so two throws of one failure are one outcome.
+ */
+function errorValue(error: Error): Record<string, unknown> {
+  const value: Record<string, unknown> = { name: error.name, message: error.message };
+  try {
+    const extras = error as ErrorExtras;
+    const status = typeof extras.status === "number" ? extras.status : extras.statusCode;
+    if (typeof status === "number") value.status = status;
+    const cause = extras.cause as ErrorExtras | undefined;
+    const code = extras.code ?? (typeof cause === "object" && cause !== null ? cause.code : undefined);
+    if (typeof code === "string" || typeof code === "number") value.code = code;
+    const retryAfter = headerValue(extras.headers, "retry-after");
+    if (retryAfter !== undefined) value.headers = { "retry-after": retryAfter };
+  } catch {
+    // A getter that throws: the error is its name and message.
+  }
+  return value;
+}
+
+/** A header of a `Headers` or a plain object, by its lower-case name, when it is a string. */
+function headerValue(headers: unknown, name: string): string | undefined {
+  if (typeof headers !== "object" || headers === null) return undefined;
+  const found =
+    typeof (headers as { get?: unknown }).get === "function"
+      ? (headers as { get(name: string): unknown }).get(name)
+      : Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+  return typeof found === "string" ? found : undefined;
+}
+
 function replacer(_key: string, value: unknown): unknown {
   if (typeof value === "bigint") return value.toString();
-  if (typeof value === "object" && value !== null && isError(value)) {
-    return { name: value.name, message: value.message };
-  }
+  if (typeof value === "object" && value !== null && isError(value)) return errorValue(value);
   return value;
 }
 

@@ -2,7 +2,7 @@
 // `UPDATE_JS_NAMES=1 cargo test --lib js_names` rewrites it; `cargo test` fails when it is stale.
 
 /** The core's detector ids. */
-export const CORE_DETECTOR_IDS = ["global_circuit_breaker", "unknown_tool_repeat", "known_poll_no_progress", "generic_repeat", "ping_pong", "post_compaction_loop", "cycle", "stall", "error_repeat", "max_turns", "tool_cap", "argument_churn"] as const;
+export const CORE_DETECTOR_IDS = ["global_circuit_breaker", "unknown_tool_repeat", "known_poll_no_progress", "generic_repeat", "ping_pong", "post_compaction_loop", "cycle", "stall", "error_repeat", "max_turns", "tool_cap", "argument_churn", "transient_failure", "shared_cause"] as const;
 export type CoreDetectorId = (typeof CORE_DETECTOR_IDS)[number];
 
 /** Verdict levels, in escalation order. */

@@ -5,6 +5,7 @@
 export { LoopGuardError, type LoopGuardErrorCode } from "./errors.js";
 export type {
   Action,
+  ContinueVerdict,
   DetectorId,
   Fingerprints,
   InitInput,
@@ -12,6 +13,7 @@ export type {
   LoopGuardConfig,
   Refusal,
   Stats,
+  StopVerdict,
   ToolCall,
   ToolOutcome,
   ToolSettings,

@@ -23,7 +23,8 @@ export interface ToolCall {
   args?: unknown;
   /**
    * Matches a `record()` to its `check()` (also when the same call is in flight more than once);
-   * an outcome whose `callId` was checked takes that call's fingerprint, and its `args` are not read.
+   * an outcome whose `callId` was checked takes that call's fingerprint, and its `args` are not read
+   * (except under `preset: "openclaw"`, which identifies the call by its `args`: send them).
    */
   callId?: string;
   /** Milliseconds; defaults to `Date.now()`. Give it to replay traces deterministically. */
@@ -55,8 +56,8 @@ export interface Refusal {
   };
 }
 
-export interface Verdict {
-  action: Action;
+/** The fields every verdict carries. */
+interface VerdictFields {
   level: Level;
   detector: DetectorId | null;
   count: number;
@@ -72,7 +73,32 @@ export interface Verdict {
   refusal?: Refusal;
   /** Only under `policy: "shadow"`: what the verdict would have been under `"enforce"`. */
   wouldBe?: { action: Action; level: Level; detector: DetectorId | null };
+  /** `tool_cap` and `transient_failure`: how long (ms) until the call may be made again. */
+  retryAfterMs?: number;
+  /** Under `sameAs: true`, on a record: the call id of the earlier call whose identical result this one repeats. */
+  sameAs?: string;
 }
+
+/** A verdict that lets the run go on: `allow`, `warn`, or `block` (this call refused). */
+export interface ContinueVerdict extends VerdictFields {
+  action: "allow" | "warn" | "block";
+  userMessage?: undefined;
+}
+
+/** A verdict that ends the run: the call is refused and the run ends with a partial answer. */
+export interface StopVerdict extends VerdictFields {
+  action: "stop";
+  /** The refusal, for the model, as the refused call's result. */
+  refusal: Refusal;
+  /**
+   * Why the run ended, written for the person who asked the agent: show it to them as the run's
+   * final answer (`message` and `refusal` stay written for the model).
+   */
+  userMessage: string;
+}
+
+/** What `check()` and `record()` answer; `action === "stop"` narrows it to a `StopVerdict`. */
+export type Verdict = ContinueVerdict | StopVerdict;
 
 /**
  * What `fingerprint()` returns: the first 64 bits (16 lowercase hex digits) of the SHA-256 digests
@@ -97,10 +123,11 @@ export interface Stats {
 }
 
 /**
- * Accepts every field of OpenClaw's `tools.loopDetection` block with the same names (defaults
- * recalibrated on real trajectories: 3 / 5 / 10; the guard is on unless `enabled: false`), plus
- * this guard's own options. Unknown keys and
- * out-of-order thresholds are refused with `LoopGuardError` code `invalid_config`.
+ * Accepts the fields OpenClaw's `tools.loopDetection` block had until OpenClaw retired its tuning
+ * fields (OpenClaw 2026.9.6 keeps only `enabled`), with the same names (defaults recalibrated on
+ * real trajectories: 3 / 5 / 10; the guard is on unless `enabled: false`), plus this guard's own
+ * options. Unknown keys and out-of-order thresholds are refused with `LoopGuardError` code
+ * `invalid_config`.
  */
 export interface LoopGuardConfig {
   enabled?: boolean;
@@ -121,6 +148,8 @@ export interface LoopGuardConfig {
     cycle?: boolean;
     stall?: boolean;
     errorRepeat?: boolean;
+    transientFailure?: boolean;
+    sharedCause?: boolean;
   };
   postCompactionGuard?: {
     enabled?: boolean;
@@ -136,6 +165,10 @@ export interface LoopGuardConfig {
   patientPollMs?: number;
   /** Patient polling escalates past a warning only after this much polling time. */
   pollBudgetMs?: number;
+  /** A call failing transiently (429, 503, …) for this long in a row is refused once as unavailable (default 300000). */
+  transientBudgetMs?: number;
+  /** Record verdicts carry `sameAs`, the call id of the earlier call whose result a record repeats (off by default). */
+  sameAs?: boolean;
   /** `enforce` (default); `inject`: refusals become warnings with a hint; `shadow`: always allow, with `wouldBe`. */
   policy?: Policy;
   /** Per-tool settings, by tool name. */

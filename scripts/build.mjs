@@ -144,7 +144,9 @@ copy(path.join(root, "js", "entries", "deno-wasm.js"), path.join("entries", "den
 copy(path.join(root, "js", "entries", "deno-wasm.d.ts"), path.join("entries", "deno-wasm.d.ts"));
 copy(path.join(nodeDir, `${lib}.js`), `${lib}_node.cjs`);
 const manifest = JSON.parse(fs.readFileSync(path.join(root, "pkg-template", "package.json"), "utf8"));
+// Version and repository have one source: Cargo.toml.
 manifest.version = crate.version;
+manifest.repository = { type: "git", url: crate.repository };
 fs.writeFileSync(path.join(pkg, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 for (const bin of Object.values(manifest.bin ?? {})) fs.chmodSync(path.join(pkg, bin), 0o755);
 copy(path.join(root, "pkg-template", "README.md"), "README.md");
@@ -183,8 +185,10 @@ for (const [kind, [raw, gz]] of totals) console.log(`  ${`total ${kind}`.padEnd(
 // detection engine, src/openclaw/), by 2 KB for issue 25's speed-ups (the host's SHA-256 for long
 // inputs, +0.9 KB; the openclaw preset's records taken field by field, +1.6 KB) and by 16.5 KB for
 // issue 23 (what a call may change: shell and editor reading and the change log, ~9 KB; naming the
-// argument that varied, ~4 KB; truthful texts and quotes, ~3 KB; failure masking, 0.4 KB).
-const WASM_GZIP_BUDGET = 149 * 1024;
+// argument that varied, ~4 KB; truthful texts and quotes, ~3 KB; failure masking, 0.4 KB) and by
+// 10 KB for issue 26 (reading a failure's class, status and wait, ~6 KB; the transient-failure and
+// shared-cause detectors with their outages, ~2 KB; `sameAs` call ids and their snapshot, ~2 KB).
+const WASM_GZIP_BUDGET = 159 * 1024;
 const wasmGzip = totals.get("wasm")?.[1] ?? 0;
 log(`.wasm gzip -9 ${kb(wasmGzip)} of the ${kb(WASM_GZIP_BUDGET)} budget: ${wasmGzip <= WASM_GZIP_BUDGET ? "within" : `OVER by ${kb(wasmGzip - WASM_GZIP_BUDGET)}`}`);
 

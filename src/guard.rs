@@ -3,6 +3,7 @@
 
 use crate::config::tools::{kind_by_name, kind_of, ToolKind};
 use crate::config::Config;
+use crate::detectors::shared_cause;
 use crate::detectors::{decide, NamedFiles, Proposal};
 use crate::error::{ErrorCode, GuardError};
 use crate::json::escape::write_string;
@@ -12,6 +13,7 @@ use crate::record::effects::{
     effect_of, effect_of_kind, file_operation_effect, named_files, reads_arguments, Effect, Writes,
     ARGUMENT_KEYS,
 };
+use crate::record::failure_class::{of_fields, of_value, FailureClass};
 use crate::record::input::{parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
 use crate::record::outcome::{
     carries_model_formatting, digest_outcome, without_pointers, OutcomeDigest, OutcomeParts,
@@ -23,6 +25,9 @@ use crate::record::volatile_table::{is_send, SEND_VOLATILE_KEYS};
 use crate::report::stats::{Counters, Stats};
 use crate::run::call_record::{fingerprint, CallRecord, Fingerprint, RecordState};
 use crate::run::history::{CompactionWatch, Run};
+use crate::run::keys::tool_key;
+use crate::run::outages::Outage;
+use crate::run::record_notes::Note;
 use crate::run::snapshot;
 use crate::run::table::RunTable;
 use crate::verdict::{Action, Answer, Basis, DetectorId, Finding, Level, Verdict};
@@ -144,7 +149,15 @@ impl Guard {
             let digester = OutcomeDigester::new(&self.config, &call, found.kind);
             let outcome = digester.tree(&result, &error, side_text)?;
             let quote = || quote_value(result.0.as_ref(), error.0.as_ref());
-            self.settle_outcome(&call, &found, &outcome, now_ms, quote)
+            let class = match outcome.is_error {
+                true => of_value(
+                    result.0.as_ref(),
+                    error.0.as_ref(),
+                    self.runs_commands(&call),
+                ),
+                false => None,
+            };
+            self.settle_outcome(&call, &found, &outcome, class, now_ms, quote)
         } else {
             Answer::Allow
         };
@@ -182,7 +195,13 @@ impl Guard {
             None => self.computed_call(&call)?,
         };
         let outcome = OutcomeDigester::new(&self.config, &call, found.kind).fields(result)?;
-        let answer = self.settle_outcome(&call, &found, &outcome, now_ms, || quote_fields(result));
+        let class = match outcome.is_error {
+            true => of_fields(result, self.runs_commands(&call)),
+            false => None,
+        };
+        let answer = self.settle_outcome(&call, &found, &outcome, class, now_ms, || {
+            quote_fields(result)
+        });
         Ok(Some(self.recorded(answer)))
     }
 
@@ -335,6 +354,13 @@ impl Guard {
         }
     }
 
+    /// Whether `call`'s tool runs arbitrary commands (by its name or its configured kind): a
+    /// command's timeout is not an outage.
+    fn runs_commands(&self, call: &CallInput) -> bool {
+        let settings = self.config.tools.get(&*call.tool);
+        kind_of(&call.tool, None, settings, &self.config.poll_tools) == ToolKind::Command
+    }
+
     /// What the guard reads of a call: its fingerprint, its kind and what it may write (from
     /// its name, refined by its arguments where they say more: `record::effects`). Only calls
     /// whose effect depends on their arguments have them read, and then only the few top-level
@@ -414,6 +440,10 @@ impl Guard {
                 if matches!(found.detector, DetectorId::Stall | DetectorId::ErrorRepeat) {
                     found.varied = argument_names(call, &differing);
                 }
+                if found.basis == Basis::Unavailable {
+                    run.outages
+                        .told_unavailable(tool_key(&call.tool), &proposal.args);
+                }
                 let warned = (found.level == Level::Warning).then_some(found.detector);
                 let verdict = Verdict::from_finding(&found, &call.tool, run_id);
                 (Answer::Verdict(verdict.under_policy(config.policy)), warned)
@@ -432,8 +462,8 @@ impl Guard {
             CallRecord::pending(tool, args, kind, at, call.args_text_hash, call.call_id_key);
         record.set_warned(warned);
         let index = run.push(record, history_size);
-        run.changes
-            .note(run.seq_of(index), &writes, call_key(&args));
+        run.notes
+            .note_writes(run.seq_of(index), &writes, call_key(&args));
         if vetoed {
             run.settle(index, RecordState::Vetoed);
         }
@@ -476,6 +506,7 @@ impl Guard {
         call: &CallInput,
         found: &OutcomeCall,
         outcome: &OutcomeDigest,
+        class: Option<FailureClass>,
         now_ms: f64,
         quote: impl FnOnce() -> Option<String>,
     ) -> Answer {
@@ -502,11 +533,24 @@ impl Guard {
                     call.call_id_key,
                 );
                 let index = run.push(record, history_size);
-                run.changes
-                    .note(run.seq_of(index), &found.writes, call_key(&args));
+                run.notes
+                    .note_writes(run.seq_of(index), &found.writes, call_key(&args));
                 index
             }
         };
+        let transient = match class {
+            Some(FailureClass::Transient { retry_after_ms }) => Some(retry_after_ms),
+            _ => None,
+        };
+        if let (Some(asked_ms), true) = (transient, config.detectors.transient_failure) {
+            // An outage, not a loop: the call leaves the window; only the wait is kept.
+            run.withdraw(index);
+            let outage = run.outages.failed(tool_key(&call.tool), args, at, asked_ms);
+            let found = transient_warning(outage, config.transient_budget_ms);
+            let verdict = Verdict::record_warning(&found, &call.tool, run_id, None);
+            return Answer::Verdict(verdict.under_policy(config.policy));
+        }
+        run.outages.ended(tool_key(&call.tool), &args);
         let malformed_name = outcome.is_error && carries_model_formatting(&call.tool);
         run.settle(
             index,
@@ -526,15 +570,30 @@ impl Guard {
                 return Answer::Verdict(verdict.under_policy(config.policy));
             }
         }
+        let same_as = match config.same_as {
+            true => same_as(run, index, call.call_id.as_deref()),
+            false => None,
+        };
+        let shared = match class {
+            Some(FailureClass::Shared(cause)) => {
+                run.notes.restore(run.seq_of(index), Note::Failed(cause));
+                shared_cause::at_record(run, cause, config)
+            }
+            _ => None,
+        };
         let no_names = NamedFiles::none();
         let next_identical =
             Self::proposal(config, Some(tool), &call.tool, kind, args, None, &no_names);
-        match decide(run, &next_identical, config) {
-            Some(found) if found.level >= Level::Critical => {
+        let answer = match (decide(run, &next_identical, config), shared) {
+            (Some(found), _) if found.level >= Level::Critical => {
                 let verdict = Verdict::forecast(&found, &call.tool, run_id, quote().as_deref());
                 Answer::Verdict(verdict.under_policy(config.policy))
             }
-            Some(found)
+            (_, Some(shared)) => {
+                let verdict = Verdict::record_warning(&shared, &call.tool, run_id, None);
+                Answer::Verdict(verdict.under_policy(config.policy))
+            }
+            (Some(found), None)
                 if matches!(
                     found.basis,
                     Basis::DespiteChanges | Basis::NothingChangedSince
@@ -548,6 +607,14 @@ impl Guard {
                 Answer::Verdict(verdict.under_policy(config.policy))
             }
             _ => Answer::allow(config.policy, &call.tool, run_id),
+        };
+        match same_as {
+            None => answer,
+            Some(id) => {
+                let mut verdict = answer.into_verdict(&call.tool, run_id);
+                verdict.same_as = Some(id);
+                Answer::Verdict(verdict)
+            }
         }
     }
 }
@@ -619,6 +686,35 @@ fn argument_names(call: &CallInput, keys: &[u32]) -> Vec<String> {
         }
     }
     names
+}
+
+/// Under `sameAs`: keeps the call id of the record at `index` and returns the id of the earlier
+/// call whose result it repeats, if the window still holds one with an id.
+fn same_as(run: &mut Run, index: usize, call_id: Option<&str>) -> Option<String> {
+    if let Some(id) = call_id {
+        run.call_ids.keep(run.seq_of(index), id);
+    }
+    let ids = &run.call_ids;
+    let earlier = run.same_as(index, |seq| ids.of(seq).is_some())?;
+    ids.of(earlier).map(str::to_owned)
+}
+
+/// The warning of a record that failed transiently: the wait before the next try, or the service
+/// being unavailable once the call has failed for `budget_ms` in a row.
+fn transient_warning(outage: &Outage, budget_ms: f64) -> Finding {
+    let mut found = Finding::new(
+        DetectorId::TransientFailure,
+        Level::Warning,
+        outage.failures,
+        1,
+    );
+    found.retry_after_ms = Some(outage.wait_ms);
+    let failing = outage.last_at - outage.first_at;
+    if failing >= budget_ms {
+        found.failing_ms = Some(failing);
+        found = found.on(Basis::Unavailable);
+    }
+    found
 }
 
 /// Whether the newest two completed records of `tool` returned one outcome for different

@@ -173,10 +173,11 @@ fn submit_once(
 }
 
 /// Step keys that drive the runner and are not part of the record.
-const RUNNER_KEYS: [&str; 11] = [
+const RUNNER_KEYS: [&str; 12] = [
     "op",
     "expect",
     "expectError",
+    "expectFields",
     "about",
     "repeat",
     "cycle",
@@ -386,6 +387,20 @@ fn run_scenario(path: &Path, transport: Transport, failures: &mut Vec<String>) {
                                 "step {n} ({op}): got {}, expected {want}",
                                 verdict_string(&v)
                             ));
+                        }
+                        let json: Value = serde_json::from_str(&v.to_json()).unwrap();
+                        for (key, want) in step
+                            .get("expectFields")
+                            .and_then(Value::as_object)
+                            .into_iter()
+                            .flatten()
+                        {
+                            if json.get(key).unwrap_or(&Value::Null) != want {
+                                fail(format!(
+                                    "step {n} ({op}): {key} is {}, expected {want}",
+                                    json.get(key).unwrap_or(&Value::Null)
+                                ));
+                            }
                         }
                     }
                 }

@@ -40,5 +40,5 @@ for (const [i, s] of result.steps.entries()) {
   const output = s.toolResults[0]?.output;
   console.log(`step ${i + 1}:`, typeof output === "string" ? output : `refused (${output.mode}): ${output.message}`);
 }
-console.log(`stopped after ${result.steps.length} steps: ${guarded.stopped()?.message}`);
+console.log(`stopped after ${result.steps.length} steps; the user reads: ${guarded.stopped()?.userMessage}`);
 guard.free();

@@ -26,13 +26,12 @@ const jobStatus = createTool({
 const agent = new Agent({ id: "waiter", name: "waiter", instructions: "Wait for jobs.", model, tools: { jobStatus } });
 
 const guard = new LoopGuard({ preset: "strict" });
-const guarded = guardMastra(guard);
+const guarded = guardMastra(guard, { maxSteps: 20 });   // its stopWhen keeps a step bound
 const result = await agent.generate("Wait for job 42.", {
   requestContext: new RequestContext([["mastra__threadId", "thread-42"]]),
   hooks: guarded.hooks,
   stopWhen: guarded.stopWhen,
   prepareStep: guarded.prepareStep,
-  maxSteps: 50,
 });
-console.log(`${result.steps.length} steps; stopped: ${guarded.stopped()?.message}`);
+console.log(`${result.steps.length} steps; stopped, the user reads: ${guarded.stopped()?.userMessage}`);
 guard.free();

@@ -23,7 +23,7 @@ while (!guarded.stopped("session-42")) {
   const result = await guarded.client.callTool({ name: "jobStatus", arguments: { job: "42" } });
   console.log(result.isError ? "refused:" : "result:", result.content.map((c) => c.text).join(" | "));
 }
-console.log("stopped:", guarded.stopped("session-42").message);
+console.log("stopped; the user reads:", guarded.stopped("session-42")?.userMessage);
 await client.close();
 await server.close();
 guard.free();

@@ -1,5 +1,6 @@
 // tool-loop-guard/openclaw: the plugin entry an OpenClaw gateway loads, here registered on a small
-// stand-in for the plugin API that runs the hooks in OpenClaw's order around each tool call.
+// stand-in for the plugin API that runs the hooks in OpenClaw's order around each tool call (the
+// plugin installed into a real OpenClaw gateway: examples/openclaw-plugin/).
 // Run: node examples/frameworks/openclaw.mjs
 import { LoopGuard } from "tool-loop-guard";
 import { fromOpenClawConfig, toolLoopGuardPlugin } from "tool-loop-guard/openclaw";
@@ -7,11 +8,12 @@ import { fromOpenClawConfig, toolLoopGuardPlugin } from "tool-loop-guard/opencla
 // What the plugin module would default-export.
 const plugin = toolLoopGuardPlugin((agentId, gatewayConfig) => new LoopGuard(fromOpenClawConfig(gatewayConfig, agentId)));
 
-const gatewayConfig = { tools: { loopDetection: { preset: "strict" } } };
+// The guard's settings live in the plugin's own config entry (OpenClaw 2026.9's tools.loopDetection holds only `enabled`).
+const gatewayConfig = { plugins: { entries: { "tool-loop-guard": { config: { preset: "strict" } } } } };
 const hooks = new Map();
 plugin.register({ config: gatewayConfig, on: (name, handler) => hooks.set(name, handler) });
 
-const ctx = { agentId: "main", sessionKey: "agent:main:session-42", toolName: "jobStatus" };
+const ctx = { agentId: "main", sessionKey: "agent:main:session-42", runId: "run-1", toolName: "jobStatus" };
 for (let n = 1; n <= 8; n += 1) {
   const event = { toolName: "jobStatus", params: { job: "42" }, toolCallId: `call-${n}` };
   const decision = await hooks.get("before_tool_call")(event, { ...ctx, toolCallId: event.toolCallId });

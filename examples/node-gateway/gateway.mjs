@@ -9,10 +9,20 @@
 // A bad record gets 400 {code, field, message} (LoopGuardError's code and field); while Redis is
 // unreachable every request gets 503 {code: "store_unavailable"} at once, and changes nothing.
 //
-// Run it: REDIS_URL=redis://127.0.0.1:6379 PORT=8787 GUARD_CONFIG='{"preset":"strict"}' node gateway.mjs
+// Access: every POST carries `Authorization: Bearer <token>`, one of the tokens of GUARD_TOKENS
+// (a JSON object {caller: token} in the environment; caller names of letters, digits, `_`, `.`
+// and `-`, tokens of 16 characters or more; the gateway does not start without it). The presented
+// token is compared with every configured one in constant time (SHA-256 digests,
+// crypto.timingSafeEqual). Without a valid token: 401 and Redis is not touched. Run ids are
+// scoped by the caller (the keys are `tlg:run:<caller>:<runId>`), so no caller can read, poison or
+// end another's runs.
+//
+// Run it: GUARD_TOKENS='{"agent-1":"<a long random token>"}' REDIS_URL=redis://127.0.0.1:6379 \
+//         PORT=8787 GUARD_CONFIG='{"preset":"strict"}' node gateway.mjs
 // It prints `listening on http://HOST:PORT` when ready (PORT=0 picks a free port). Redis should
 // run with AOF on (`appendonly yes`; `appendfsync always` so that no acknowledged verdict is lost
 // even if the Redis machine crashes).
+import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
 import { createClient } from "redis";
@@ -53,6 +63,31 @@ function runIdOf(body) {
   return runId;
 }
 
+const CALLER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+const sha256 = (text) => createHash("sha256").update(text).digest();
+
+/**
+ * The callers of a GUARD_TOKENS object ({caller: token}) as [[caller, digest of its token]];
+ * throws when it is not one with at least one entry, every name and token valid.
+ */
+export function parseCallers(tokens) {
+  const entries = typeof tokens === "object" && tokens !== null && !Array.isArray(tokens) ? Object.entries(tokens) : [];
+  const valid = entries.length > 0 && entries.every(([name, token]) => CALLER_NAME.test(name) && typeof token === "string" && token.length >= 16);
+  if (!valid) throw new Error("GUARD_TOKENS must be a JSON object {caller: token}: names of letters, digits, _ . -; tokens of 16 characters or more");
+  return entries.map(([name, token]) => [name, sha256(token)]);
+}
+
+/** The caller whose token the request presents, compared with every token in constant time; null for none. */
+function authenticate(request, callers) {
+  const presented = sha256(/^Bearer (\S+)$/i.exec(request.headers.authorization ?? "")?.[1] ?? "");
+  let caller = null;
+  for (const [name, expected] of callers) {
+    if (timingSafeEqual(presented, expected) && caller === null) caller = name;
+  }
+  return caller;
+}
+
 /** The status and JSON body answering a failed request. */
 function failure(error) {
   if (error instanceof HttpError) return [error.status, { code: error.code, field: error.field, message: error.message }];
@@ -62,39 +97,55 @@ function failure(error) {
 }
 
 /**
- * The gateway's request handler over a connected node-redis client. `config`: the LoopGuardConfig
- * of every run; `store`: RedisRunStore options ({prefix, ttlMs, maxAttempts}).
+ * The gateway's request handler over a connected node-redis client. `tokens`: the callers let in
+ * ({caller: token}, see GUARD_TOKENS); `config`: the LoopGuardConfig of every run; `store`:
+ * RedisRunStore options ({ttlMs, maxAttempts}; the key prefix is per caller).
  */
-export function createGateway({ redis, config, store: storeOptions } = {}) {
+export function createGateway({ redis, tokens, config, store: storeOptions } = {}) {
+  const callers = parseCallers(tokens);
   const guard = new LoopGuard(config);
-  const store = new RedisRunStore(redis, storeOptions);
+  // One store per caller, each with its own key prefix: a caller's run ids name only its own runs.
+  const stores = new Map(callers.map(([name]) => [name, new RedisRunStore(redis, { ...storeOptions, prefix: `tlg:run:${name}:` })]));
+  const conflicts = () => [...stores.values()].reduce((sum, store) => sum + store.conflicts, 0);
   const routes = {
-    "POST /check": async (body) => store.update(guard, runIdOf(body), () => guard.check(body)),
-    "POST /record": async (body) => store.update(guard, runIdOf(body), () => guard.record(body)),
-    "POST /end": async (body) => {
+    "POST /check": async (store, body) => store.update(guard, runIdOf(body), () => guard.check(body)),
+    "POST /record": async (store, body) => store.update(guard, runIdOf(body), () => guard.record(body)),
+    "POST /end": async (store, body) => {
       await store.delete(runIdOf(body));
       return { ended: true };
     },
   };
   return async function handle(request, response) {
-    const send = (status, body) => {
-      response.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+    const send = (status, body, headers = {}) => {
+      response.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
       response.end(JSON.stringify(body));
     };
     const { pathname } = new URL(request.url, "http://gateway");
     try {
-      if (request.method === "GET" && pathname === "/healthz") return send(200, { redis: await redis.ping(), conflicts: store.conflicts });
+      if (request.method === "GET" && pathname === "/healthz") return send(200, { redis: await redis.ping(), conflicts: conflicts() });
       const route = routes[`${request.method} ${pathname}`];
       if (route === undefined) return send(404, { code: "not_found", message: "POST /check, /record or /end; GET /healthz" });
-      return send(200, await route(await readJson(request)));
+      const caller = authenticate(request, callers);
+      if (caller === null) {
+        request.resume();
+        return send(401, { code: "unauthorized", message: "a valid Authorization: Bearer token is required" }, { "www-authenticate": "Bearer" });
+      }
+      return send(200, await route(stores.get(caller), await readJson(request)));
     } catch (error) {
       return send(...failure(error));
     }
   };
 }
 
-/** Starts a gateway from the environment (REDIS_URL, PORT, HOST, GUARD_CONFIG, RUN_TTL_MS). */
+/** Starts a gateway from the environment (GUARD_TOKENS, REDIS_URL, PORT, HOST, GUARD_CONFIG, RUN_TTL_MS). */
 async function main() {
+  let tokens = null;
+  try {
+    tokens = JSON.parse(process.env.GUARD_TOKENS ?? "null");
+  } catch {
+    // parseCallers names what is wanted
+  }
+  parseCallers(tokens); // refuse to start without valid tokens
   const redis = createClient({
     url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
     // While Redis is unreachable, answer 503 at once instead of queueing requests.
@@ -105,7 +156,7 @@ async function main() {
   await redis.connect();
   const config = process.env.GUARD_CONFIG ? JSON.parse(process.env.GUARD_CONFIG) : undefined;
   const ttlMs = process.env.RUN_TTL_MS ? Number(process.env.RUN_TTL_MS) : undefined;
-  const server = http.createServer(createGateway({ redis, config, store: { ttlMs } }));
+  const server = http.createServer(createGateway({ redis, tokens, config, store: { ttlMs } }));
   server.listen(Number(process.env.PORT ?? 8787), process.env.HOST ?? "127.0.0.1", () => {
     const { address, port } = server.address();
     console.log(`listening on http://${address}:${port}`);

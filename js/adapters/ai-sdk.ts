@@ -4,10 +4,12 @@
  * majors share): a `block` verdict becomes the tool result without running the tool, so the model
  * reads the refusal and the loop goes on; a `stop` verdict does the same and makes `stopWhen` end
  * the loop after the step; a warning's hint reaches the model through `prepareStep` as a user
- * message on the next step. No runtime import of `ai`: the types below are the shapes it uses.
+ * message on the next step. One wrap per request: wrapping is the start of a user turn
+ * (`progress(runId, "user_turn")`), and its notes live as long as the request. Wrapping tools
+ * that are already guarded wraps their original `execute` again, so nothing is checked twice.
+ * No runtime import of `ai`: the types below are the shapes it uses.
  */
-import type { Verdict } from "../types.js";
-import { type CallGuard, guardedCall, RunNotes } from "./guarded-call.js";
+import { type CallGuard, guardedCall, RunNotes, type StopVerdict } from "./guarded-call.js";
 
 /** A tool as `ai` defines one; only `execute` is touched (tools without one are passed through). */
 export interface AiSdkTool {
@@ -19,6 +21,10 @@ interface ExecuteOptions {
   toolCallId?: string;
 }
 
+type Execute = (input: unknown, options: ExecuteOptions) => unknown;
+
+/** The original `execute` of each guarded one, so a second wrap wraps the original. */
+const originals = new WeakMap<Execute, Execute>();
 
 export interface AiSdkGuardOptions<TOOLS> {
   /** The tools passed to `generateText` / `streamText` / an `Agent`. */
@@ -41,49 +47,52 @@ export interface GuardedAiSdk<TOOLS> {
    * the SDK's `ModelMessage`, of which `{ role: "user", content: string }` is one form.
    */
   prepareStep: <M>(options: { messages: M[] }) => { messages: M[] } | undefined;
-  /** The `stop` verdict that ended the run, if one did: its `message` is the explanation to show. */
-  stopped: () => Verdict | undefined;
+  /** The `stop` verdict that ended this request's loop, if one did: show its `userMessage` to the user. */
+  stopped: () => StopVerdict | undefined;
+  /** The conversation is over: forgets the run in the guard (`guard.endRun(runId)`) and in these notes. */
+  endRun: () => void;
 }
 
-/** Guards the tools of one AI SDK run. */
+/** Guards the tools of one AI SDK request (one user turn of the conversation `runId`). */
 export function guardAiSdk<TOOLS extends Record<string, AiSdkTool>>(
   guard: CallGuard,
   options: AiSdkGuardOptions<TOOLS>,
 ): GuardedAiSdk<TOOLS> {
   const { runId } = options;
-  const key = runId ?? "";
-  const notes = new RunNotes();
+  const notes = new RunNotes(guard);
+  notes.newTurn(runId);
   const tools = {} as Record<string, AiSdkTool>;
   for (const [name, tool] of Object.entries(options.tools)) {
-    const execute = tool.execute as ((input: unknown, options: ExecuteOptions) => unknown) | undefined;
-    if (execute === undefined) {
+    const own = tool.execute as Execute | undefined;
+    if (own === undefined) {
       tools[name] = tool;
       continue;
     }
-    tools[name] = {
-      ...tool,
-      execute: (async (input: unknown, executeOptions: ExecuteOptions) => {
-        const call = { runId, tool: name, args: input, callId: executeOptions?.toolCallId };
-        const outcome = await guardedCall(guard, call, () => execute.call(tool, input, executeOptions));
-        if (outcome.kind === "refused") {
-          if (outcome.verdict.action === "stop") notes.stop(key, outcome.verdict);
-          return outcome.refusal;
-        }
-        if (outcome.hint !== undefined) notes.addHint(key, outcome.hint);
-        if (outcome.threw) throw outcome.error;
-        return outcome.result;
-      }) as never,
+    const execute = originals.get(own) ?? own;
+    const guarded: Execute = async (input, executeOptions) => {
+      const call = { runId, tool: name, args: input, callId: executeOptions?.toolCallId };
+      const outcome = await guardedCall(guard, call, () => execute.call(tool, input, executeOptions));
+      if (outcome.kind === "refused") {
+        notes.noteStop(runId, outcome.verdict);
+        return outcome.refusal;
+      }
+      if (outcome.hint !== undefined) notes.addHint(runId, outcome.hint);
+      if (outcome.threw) throw outcome.error;
+      return outcome.result;
     };
+    originals.set(guarded, execute);
+    tools[name] = { ...tool, execute: guarded as never };
   }
   return {
     tools: tools as TOOLS,
-    stopWhen: () => notes.stopped(key) !== undefined,
+    stopWhen: () => notes.stopped(runId) !== undefined,
     prepareStep: ({ messages }) => {
-      const hints = notes.takeHints(key);
+      const hints = notes.takeHints(runId);
       if (hints.length === 0) return undefined;
       const hint = { role: "user", content: hints.join("\n\n") } as (typeof messages)[number];
       return { messages: [...messages, hint] };
     },
-    stopped: () => notes.stopped(key),
+    stopped: () => notes.stopped(runId),
+    endRun: () => notes.endRun(runId),
   };
 }

@@ -2,15 +2,16 @@
  * `tool-loop-guard/langchain`: the guard as a LangChain (`langchain` 1.x) agent middleware for
  * `createAgent({ middleware: [...] })`. `wrapToolCall` checks each call: on `block` and `stop` the
  * tool is swapped, through the handler, for a stand-in that answers with the refusal, so the model
- * reads it as the tool's message and the tool never runs; every outcome is recorded. `beforeModel`
- * carries a warning's hint to the model as a user message and, once the guard stopped the run,
- * jumps to the end with an assistant message that says why instead of calling the model again.
- * The run id is the LangGraph `thread_id` (`{ configurable: { thread_id } }`). No runtime import of
- * LangChain: the middleware is the plain object `createMiddleware` builds, with LangChain's own
- * registered brand.
+ * reads it as the tool's message (status `error`) and the tool never runs; every outcome is
+ * recorded. `beforeModel` carries a warning's hint to the model as a user message and, once the
+ * guard stopped the run, jumps to the end with an assistant message holding the stop's
+ * `userMessage` instead of calling the model again. The run id is the LangGraph `thread_id`
+ * (`{ configurable: { thread_id } }`); each `invoke` on the thread is a user turn: `beforeAgent`
+ * forgets the last turn's stop and tells the guard (`progress(threadId, "user_turn")`). No runtime
+ * import of LangChain: the middleware is the plain object `createMiddleware` builds, with
+ * LangChain's own registered brand.
  */
-import type { Verdict } from "../types.js";
-import { type CallGuard, guardedCall, refusalText, RunNotes } from "./guarded-call.js";
+import { type CallGuard, guardedCall, refusalText, RunNotes, type StopVerdict } from "./guarded-call.js";
 
 /** `ToolCall` of @langchain/core: the model's request. */
 interface ToolCallLike {
@@ -51,6 +52,8 @@ interface BeforeModelUpdate {
 
 export interface LangChainGuardMiddleware {
   name: string;
+  /** Once per `invoke`: a new user turn on the thread. */
+  beforeAgent: (state: unknown, runtime: RuntimeLike) => undefined;
   /** `Req` and `R` are LangChain's `ToolCallRequest` and `ToolMessage | Command`. */
   wrapToolCall: <Req extends ToolCallRequestLike, R>(request: Req, handler: (request: Req) => R | PromiseLike<R>) => Promise<R>;
   beforeModel: { canJumpTo: ["end"]; hook: (state: unknown, runtime: RuntimeLike) => BeforeModelUpdate | undefined };
@@ -66,17 +69,23 @@ const MIDDLEWARE_BRAND = Symbol.for("AgentMiddleware");
 
 export interface GuardedLangChain {
   middleware: LangChainGuardMiddleware;
-  /** The `stop` verdict that ended the thread's run, if one did. */
-  stopped: (threadId?: string) => Verdict | undefined;
+  /** The `stop` verdict that ended the thread's latest turn, if one did (until its next `invoke`). */
+  stopped: (threadId?: string) => StopVerdict | undefined;
+  /** The conversation is over: forgets the thread in the guard (`guard.endRun`) and in these notes. */
+  endRun: (threadId?: string) => void;
 }
 
 /** A middleware that puts one guard in front of an agent's tools. */
 export function guardLangChain(guard: CallGuard, options: LangChainGuardOptions = {}): GuardedLangChain {
-  const notes = new RunNotes();
+  const notes = new RunNotes(guard);
   const threadOf = (runtime: RuntimeLike | undefined) => runtime?.configurable?.thread_id;
 
   const middleware: LangChainGuardMiddleware = {
     name: options.name ?? "ToolLoopGuard",
+    beforeAgent: (_state, runtime) => {
+      notes.newTurn(threadOf(runtime));
+      return undefined;
+    },
     wrapToolCall: async <Req extends ToolCallRequestLike, R>(request: Req, handler: (request: Req) => R | PromiseLike<R>): Promise<R> => {
       const runId = threadOf(request.runtime);
       const { toolCall } = request;
@@ -87,30 +96,37 @@ export function guardLangChain(guard: CallGuard, options: LangChainGuardOptions 
         return contentOf(response);
       });
       if (outcome.kind === "refused") {
-        if (outcome.verdict.action === "stop") notes.stop(runId ?? "", outcome.verdict);
+        notes.noteStop(runId, outcome.verdict);
         const text = refusalText(outcome.refusal);
         const standIn: StandInTool = { name: toolCall.name, invoke: async () => text };
-        return handler({ ...request, tool: standIn } as Req);
+        return markError(await handler({ ...request, tool: standIn } as Req));
       }
-      if (outcome.hint !== undefined) notes.addHint(runId ?? "", outcome.hint);
+      if (outcome.hint !== undefined) notes.addHint(runId, outcome.hint);
       if (outcome.threw) throw outcome.error;
       return response as R;
     },
     beforeModel: {
       canJumpTo: ["end"],
       hook: (_state, runtime) => {
-        const key = threadOf(runtime) ?? "";
-        const stop = notes.stopped(key);
+        const runId = threadOf(runtime);
+        const stop = notes.stopped(runId);
         if (stop !== undefined) {
-          return { messages: [{ role: "assistant", content: stop.message ?? refusalText(stop.refusal!) }], jumpTo: "end" };
+          notes.takeHints(runId);
+          return { messages: [{ role: "assistant", content: stop.userMessage }], jumpTo: "end" };
         }
-        const hints = notes.takeHints(key);
+        const hints = notes.takeHints(runId);
         return hints.length === 0 ? undefined : { messages: [{ role: "user", content: hints.join("\n\n") }] };
       },
     },
   };
   Object.defineProperty(middleware, MIDDLEWARE_BRAND, { value: true, enumerable: true });
-  return { middleware, stopped: (threadId) => notes.stopped(threadId ?? "") };
+  return { middleware, stopped: (threadId) => notes.stopped(threadId), endRun: (threadId) => notes.endRun(threadId) };
+}
+
+/** The ToolMessage the handler built for a refusal, marked `status: "error"` (it is a fresh object). */
+function markError<R>(message: R): R {
+  if (typeof message === "object" && message !== null && "tool_call_id" in message) (message as { status?: string }).status = "error";
+  return message;
 }
 
 /** What the guard compares of a tool's answer: a ToolMessage's content (and status), or the value. */

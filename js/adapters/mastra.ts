@@ -3,13 +3,14 @@
  * hooks, passed per `agent.generate` / `agent.stream` call (or on the Agent). `beforeToolCall`
  * checks the call and answers `block` and `stop` with `{ proceed: false, output: refusal }`, so the
  * tool does not run and the model reads the refusal; `afterToolCall` records every output or
- * error; `stopWhen` ends the loop once the guard stopped the run; `prepareStep` adds a warning's
- * hint as a system message for the next step. The run id is the `runId` option, else the request
- * context's `mastra__threadId` (Mastra's reserved thread key) or `runId`. One binding per call.
- * No runtime import of Mastra.
+ * error; `stopWhen` ends the loop once the guard stopped the run, or after `maxSteps` steps (a
+ * `stopWhen` replaces Mastra's own bound of 5 steps, so the adapter keeps one); `prepareStep` adds
+ * a warning's hint as a system message for the next step. The run id is the `runId` option, else
+ * the request context's `mastra__threadId` (Mastra's reserved thread key) or `runId`. One binding
+ * per call, which is one user turn: the binding tells the guard (`progress(runId, "user_turn")`)
+ * once it knows its run. No runtime import of Mastra.
  */
-import type { Verdict } from "../types.js";
-import type { CallGuard } from "./guarded-call.js";
+import type { CallGuard, StopVerdict } from "./guarded-call.js";
 import { RunNotes } from "./guarded-call.js";
 
 /** `RequestContext`: only `get` is used. */
@@ -44,17 +45,24 @@ export interface MastraToolHooks {
 export interface MastraGuardOptions {
   /** The conversation this call belongs to; absent, read from the request context. */
   runId?: string;
+  /** The step bound `stopWhen` keeps (Mastra's own default, which any `stopWhen` replaces, is 5). Default 5. */
+  maxSteps?: number;
 }
+
+/** Mastra's default step bound when no `stopWhen` is given. */
+const MASTRA_DEFAULT_MAX_STEPS = 5;
 
 export interface GuardedMastra {
   /** Pass as `hooks` to `generate` / `stream` (or merge into yours). */
   hooks: MastraToolHooks;
-  /** Pass as `stopWhen`: true once the guard has stopped the run. */
-  stopWhen: () => boolean;
+  /** Pass as `stopWhen`: true once the guard has stopped the run, or after `maxSteps` steps. */
+  stopWhen: (options: { steps: readonly unknown[] }) => boolean;
   /** Pass as `prepareStep`: adds the pending hints as a system message. `S` is Mastra's `CoreMessage`. */
   prepareStep: <S>(args: { systemMessages: S[] }) => { systemMessages: S[] } | undefined;
-  /** The `stop` verdict that ended the run, if one did: its `message` says why. */
-  stopped: () => Verdict | undefined;
+  /** The `stop` verdict that ended this call's loop, if one did: show its `userMessage` to the user. */
+  stopped: () => StopVerdict | undefined;
+  /** The conversation is over: forgets the run in the guard (`guard.endRun`) and in these notes. */
+  endRun: () => void;
 }
 
 /** Mastra's reserved request-context key for the memory thread. */
@@ -71,13 +79,24 @@ function runIdFrom(context: HookContext): string | undefined {
 
 /** Hooks and loop options that put the guard in front of one Mastra agent call's tools. */
 export function guardMastra(guard: CallGuard, options: MastraGuardOptions = {}): GuardedMastra {
-  const notes = new RunNotes();
-  // The run of this binding: the option, or the first run id seen in a hook.
-  let bound = options.runId;
-  const runOf = (context: HookContext) => (bound ??= runIdFrom(context));
-  const key = () => bound ?? "";
+  const notes = new RunNotes(guard);
+  const maxSteps = options.maxSteps ?? MASTRA_DEFAULT_MAX_STEPS;
+  // The run of this binding: the option, or the first run id seen in a hook; binding it begins the turn.
+  let bound: string | undefined;
+  let known = false;
+  const bind = (runId: string | undefined) => {
+    if (known) return;
+    known = true;
+    bound = runId;
+    notes.newTurn(bound);
+  };
+  if (options.runId !== undefined) bind(options.runId);
+  const runOf = (context: HookContext) => {
+    bind(runIdFrom(context));
+    return bound;
+  };
   const warned = (hint: string | undefined) => {
-    if (hint !== undefined) notes.addHint(key(), hint);
+    if (hint !== undefined) notes.addHint(bound, hint);
   };
 
   const hooks: MastraToolHooks = {
@@ -85,13 +104,13 @@ export function guardMastra(guard: CallGuard, options: MastraGuardOptions = {}):
       const verdict = guard.check({ runId: runOf(context), tool: context.toolName, args: context.input, callId: executionOf(context).toolCallId });
       warned(verdict.hint);
       if (verdict.action !== "block" && verdict.action !== "stop") return undefined;
-      if (verdict.action === "stop") notes.stop(key(), verdict);
+      notes.noteStop(bound, verdict);
       return { proceed: false, output: verdict.refusal };
     },
     afterToolCall: (context) => {
       const runId = runOf(context);
-      const callId = executionOf(context).toolCallId;
-      const base = callId === undefined ? { runId, tool: context.toolName, args: context.input } : { runId, tool: context.toolName, callId };
+      // With its args, as every preset finds the call (see guardedCall).
+      const base = { runId, tool: context.toolName, args: context.input, callId: executionOf(context).toolCallId };
       const verdict = guard.record(context.error !== undefined ? { ...base, error: context.error } : { ...base, result: context.output });
       warned(verdict.hint);
     },
@@ -99,13 +118,14 @@ export function guardMastra(guard: CallGuard, options: MastraGuardOptions = {}):
 
   return {
     hooks,
-    stopWhen: () => notes.stopped(key()) !== undefined,
+    stopWhen: ({ steps }) => notes.stopped(bound) !== undefined || steps.length >= maxSteps,
     prepareStep: ({ systemMessages }) => {
-      const hints = notes.takeHints(key());
+      const hints = notes.takeHints(bound);
       if (hints.length === 0) return undefined;
       const hint = { role: "system", content: hints.join("\n\n") } as (typeof systemMessages)[number];
       return { systemMessages: [...systemMessages, hint] };
     },
-    stopped: () => notes.stopped(key()),
+    stopped: () => notes.stopped(bound),
+    endRun: () => notes.endRun(bound),
   };
 }

@@ -4,11 +4,13 @@
  * the request params first and pass the rest through). A `block` or `stop` answers with a tool
  * result `{ content: [text of the refusal], isError: true }` without contacting the server; every
  * result or thrown error is recorded; a warning's hint is appended to the result's content, where
- * the model reads it. MCP has no run of its own to end: after a `stop` the host ends its loop
- * (`stopped(runId)` says so). No runtime import of the SDK.
+ * the model reads it. MCP has no run or user message of its own: after a `stop` the host ends its
+ * loop (`stopped(runId)` says so), calls `newUserTurn(runId)` when the next user message arrives
+ * and `endRun(runId)` when the conversation ends. A run id read from `_meta.runId` is not sent on
+ * to the server. Guarding a client twice guards its original `callTool` again (nothing is checked
+ * twice). No runtime import of the SDK.
  */
-import type { Verdict } from "../types.js";
-import { type CallGuard, guardedCall, refusalText, RunNotes } from "./guarded-call.js";
+import { type CallGuard, guardedCall, refusalText, RunNotes, type StopVerdict } from "./guarded-call.js";
 
 /** `CallToolRequest["params"]`. */
 interface CallToolParams {
@@ -41,9 +43,18 @@ export interface McpGuardOptions {
 export interface GuardedMcpClient<C> {
   /** The same client; its `callTool` now goes through the guard. */
   client: C;
-  /** The `stop` verdict that ended the run, if one did: the host should end its loop. */
-  stopped: (runId?: string) => Verdict | undefined;
+  /** The `stop` verdict that ended the run's current turn, if one did: the host should end its loop. */
+  stopped: (runId?: string) => StopVerdict | undefined;
+  /** A new user message on the run: forgets the last turn's stop, tells the guard (`progress(runId, "user_turn")`). */
+  newUserTurn: (runId?: string) => void;
+  /** The conversation is over: forgets the run in the guard (`guard.endRun`) and in these notes. */
+  endRun: (runId?: string) => void;
 }
+
+/** The unguarded `callTool` of a guarded client, so that guarding it again wraps the original. */
+const ORIGINAL = Symbol.for("tool-loop-guard.mcp.callTool");
+
+type CallTool = (params: CallToolParams, ...rest: unknown[]) => Promise<unknown>;
 
 function metaRunId(params: CallToolParams): string | undefined {
   const id = params._meta?.["runId"];
@@ -57,24 +68,34 @@ function comparable(result: unknown): unknown {
   return { content, structuredContent, isError, toolResult };
 }
 
+/** `params` without the `_meta.runId` the run id was read from (the server has no use for it). */
+function withoutMetaRunId(params: CallToolParams): CallToolParams {
+  if (params._meta === undefined || !("runId" in params._meta)) return params;
+  const { runId: _runId, ...meta } = params._meta;
+  const { _meta, ...rest } = params;
+  return Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta };
+}
+
 /** Puts the guard in front of `client.callTool` (an own property replaces the method on this client only). */
 export function guardMcpClient<C extends McpClientLike>(guard: CallGuard, client: C, options: McpGuardOptions = {}): GuardedMcpClient<C> {
   const { runId: runIdOption } = options;
   const runIdOf = typeof runIdOption === "function" ? runIdOption : (params: CallToolParams) => runIdOption ?? metaRunId(params);
-  const notes = new RunNotes();
+  const forwarded = runIdOption === undefined ? withoutMetaRunId : (params: CallToolParams) => params;
+  const notes = new RunNotes(guard);
   let calls = 0;
-  const callTool = client.callTool.bind(client) as (params: CallToolParams, ...rest: unknown[]) => Promise<unknown>;
+  const own = client.callTool as CallTool & { [ORIGINAL]?: CallTool };
+  const callTool = (own[ORIGINAL] ?? own).bind(client) as CallTool;
   const guarded = async (params: CallToolParams, ...rest: unknown[]): Promise<unknown> => {
     const runId = runIdOf(params);
     let raw: unknown;
     // MCP requests carry no call id the host sees; a local one pairs the check with its record.
     const callId = `mcp-${(calls += 1)}`;
     const outcome = await guardedCall(guard, { runId, tool: params.name, args: params.arguments ?? {}, callId }, async () => {
-      raw = await callTool(params, ...rest);
+      raw = await callTool(forwarded(params), ...rest);
       return comparable(raw);
     });
     if (outcome.kind === "refused") {
-      if (outcome.verdict.action === "stop") notes.stop(runId ?? "", outcome.verdict);
+      notes.noteStop(runId, outcome.verdict);
       return { content: [{ type: "text", text: refusalText(outcome.refusal) }], isError: true };
     }
     if (outcome.threw) throw outcome.error;
@@ -82,6 +103,12 @@ export function guardMcpClient<C extends McpClientLike>(guard: CallGuard, client
     if (outcome.hint === undefined || !Array.isArray(result?.content)) return raw;
     return { ...result, content: [...result.content, { type: "text", text: outcome.hint }] };
   };
+  Object.defineProperty(guarded, ORIGINAL, { value: own[ORIGINAL] ?? own });
   Object.defineProperty(client, "callTool", { value: guarded, configurable: true, writable: true });
-  return { client, stopped: (runId) => notes.stopped(runId ?? "") };
+  return {
+    client,
+    stopped: (runId) => notes.stopped(runId),
+    newUserTurn: (runId) => notes.newTurn(runId),
+    endRun: (runId) => notes.endRun(runId),
+  };
 }

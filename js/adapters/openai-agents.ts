@@ -3,13 +3,15 @@
  * (`@openai/agents` 0.20). It uses the SDK's own per-tool guardrails: an input guardrail checks the
  * call and answers `block` and `stop` with `rejectContent` (the refusal becomes the tool output the
  * model reads; the tool does not run), an output guardrail records what the tool returned. A
- * `stop` also makes the agent's `toolUseBehavior` end the run with a final output that says why,
- * and a warning's hint reaches the model through the run's `callModelInputFilter`. The run id comes
- * from the context given to `run(agent, input, { context })`. No runtime import of the SDK: the
- * types below are the shapes it uses.
+ * `stop` also makes the agent's `toolUseBehavior` end the run with the stop's `userMessage` as the
+ * final output, and a warning's hint reaches the model through the run's `callModelInputFilter`.
+ * The run id comes from the context given to `run(agent, input, { context })`; each `run()` is a
+ * user turn of that conversation (a new `RunContext`): its first guarded call forgets the last
+ * turn's stop and tells the guard (`progress(runId, "user_turn")`). `guardTools` is idempotent:
+ * the guardrails of any `guardOpenAIAgents` are replaced, never stacked. No runtime import of the
+ * SDK: the types below are the shapes it uses.
  */
-import type { Verdict } from "../types.js";
-import type { CallGuard } from "./guarded-call.js";
+import type { CallGuard, StopVerdict } from "./guarded-call.js";
 import { refusalText, RunNotes } from "./guarded-call.js";
 
 /** The run context a guardrail or hook receives (`RunContext`): the app's context is `context`. */
@@ -69,10 +71,16 @@ export interface OpenAIAgentsGuardOptions {
   runId?: (context: unknown) => string | undefined;
 }
 
+/** Marks this package's guardrails, so `guardTools` can replace them instead of stacking them. */
+const GUARDRAIL = Symbol.for("tool-loop-guard.openai-agents.guardrail");
+
 export interface GuardedOpenAIAgents {
   inputGuardrail: ToolInputGuardrail;
   outputGuardrail: ToolOutputGuardrail;
-  /** Adds both guardrails to each function tool (other tools are left as they are); returns the list. */
+  /**
+   * Adds both guardrails to each function tool (other tools are left as they are); returns the
+   * list. Idempotent: guardrails this package added before (by any `guardOpenAIAgents`) are replaced.
+   */
   guardTools<T extends GuardableTool>(tools: T[]): T[];
   /** The agent's `toolUseBehavior`: ends the run with the stop's message once the guard stopped it. */
   toolUseBehavior: (context: RunContextLike, toolResults: unknown[]) => FinalOutputDecision;
@@ -81,8 +89,10 @@ export interface GuardedOpenAIAgents {
    * `ModelInputData`, whose input items include `{ role: "user", content: string }`.
    */
   callModelInputFilter: <D extends ModelInputData>(args: { modelData: D; context: unknown }) => D;
-  /** The `stop` verdict that ended the run with this id, if one did. */
-  stopped: (runId?: string) => Verdict | undefined;
+  /** The `stop` verdict that ended the latest run with this id, if one did (until its next run). */
+  stopped: (runId?: string) => StopVerdict | undefined;
+  /** The conversation is over: forgets the run in the guard (`guard.endRun`) and in these notes. */
+  endRun: (runId?: string) => void;
 }
 
 function defaultRunId(context: unknown): string | undefined {
@@ -109,8 +119,17 @@ const ALLOW: GuardrailOutput = { behavior: { type: "allow" } };
 /** Guardrails and hooks that put one guard in front of an agent's function tools. */
 export function guardOpenAIAgents(guard: CallGuard, options: OpenAIAgentsGuardOptions = {}): GuardedOpenAIAgents {
   const runIdOf = options.runId ?? defaultRunId;
-  const notes = new RunNotes();
-  const runOf = (context: RunContextLike | undefined) => runIdOf(context?.context);
+  const notes = new RunNotes(guard);
+  // Each run() makes a new RunContext: the first time one is seen, a user turn of its run id begins.
+  const turns = new WeakSet<RunContextLike>();
+  const runOf = (context: RunContextLike | undefined) => {
+    const runId = runIdOf(context?.context);
+    if (context !== undefined && !turns.has(context)) {
+      turns.add(context);
+      notes.newTurn(runId);
+    }
+    return runId;
+  };
 
   const inputGuardrail: ToolInputGuardrail = {
     type: "tool_input",
@@ -118,9 +137,9 @@ export function guardOpenAIAgents(guard: CallGuard, options: OpenAIAgentsGuardOp
     run: async ({ context, toolCall }) => {
       const runId = runOf(context);
       const verdict = guard.check({ runId, tool: toolCall.name, args: argumentsOf(toolCall), callId: toolCall.callId });
-      if (verdict.hint !== undefined) notes.addHint(runId ?? "", verdict.hint);
+      if (verdict.hint !== undefined) notes.addHint(runId, verdict.hint);
       if (verdict.action !== "block" && verdict.action !== "stop") return ALLOW;
-      if (verdict.action === "stop") notes.stop(runId ?? "", verdict);
+      notes.noteStop(runId, verdict);
       return { behavior: { type: "rejectContent", message: refusalText(verdict.refusal!) }, outputInfo: verdict };
     },
   };
@@ -130,11 +149,15 @@ export function guardOpenAIAgents(guard: CallGuard, options: OpenAIAgentsGuardOp
     name: NAME,
     run: async ({ context, toolCall, output }) => {
       const runId = runOf(context);
-      const verdict = guard.record({ runId, tool: toolCall.name, callId: toolCall.callId, result: output });
-      if (verdict.hint !== undefined) notes.addHint(runId ?? "", verdict.hint);
+      // With its args, as every preset finds the call (see guardedCall).
+      const verdict = guard.record({ runId, tool: toolCall.name, args: argumentsOf(toolCall), callId: toolCall.callId, result: output });
+      if (verdict.hint !== undefined) notes.addHint(runId, verdict.hint);
       return ALLOW;
     },
   };
+  Object.defineProperty(inputGuardrail, GUARDRAIL, { value: true });
+  Object.defineProperty(outputGuardrail, GUARDRAIL, { value: true });
+  const others = (list: object[] | undefined) => (list ?? []).filter((guardrail) => !(GUARDRAIL in guardrail));
 
   return {
     inputGuardrail,
@@ -143,21 +166,25 @@ export function guardOpenAIAgents(guard: CallGuard, options: OpenAIAgentsGuardOp
       for (const tool of tools) {
         if (tool.type !== "function") continue;
         const lists = tool as GuardrailLists;
-        lists.inputGuardrails = [...(lists.inputGuardrails ?? []), inputGuardrail];
-        lists.outputGuardrails = [...(lists.outputGuardrails ?? []), outputGuardrail];
+        lists.inputGuardrails = [...others(lists.inputGuardrails), inputGuardrail];
+        lists.outputGuardrails = [...others(lists.outputGuardrails), outputGuardrail];
       }
       return tools;
     },
     toolUseBehavior: (context) => {
-      const stop = notes.stopped(runOf(context) ?? "");
+      const runId = runOf(context);
+      const stop = notes.stopped(runId);
       if (stop === undefined) return { isFinalOutput: false, isInterrupted: undefined };
-      return { isFinalOutput: true, isInterrupted: undefined, finalOutput: stop.message ?? refusalText(stop.refusal!) };
+      // The run ends here: hints of this turn have no model turn left to reach.
+      notes.takeHints(runId);
+      return { isFinalOutput: true, isInterrupted: undefined, finalOutput: stop.userMessage };
     },
     callModelInputFilter: ({ modelData, context }) => {
-      const hints = notes.takeHints(runIdOf(context) ?? "");
+      const hints = notes.takeHints(runIdOf(context));
       if (hints.length === 0) return modelData;
       return { ...modelData, input: [...modelData.input, { role: "user", content: hints.join("\n\n") }] };
     },
-    stopped: (runId) => notes.stopped(runId ?? ""),
+    stopped: (runId) => notes.stopped(runId),
+    endRun: (runId) => notes.endRun(runId),
   };
 }

@@ -11,8 +11,16 @@ import type { ReplayOptions } from "./options.js";
 import { paint, runHeading, summaryLine, timelineLines, totalLine } from "./render.js";
 import type { Output } from "./output.js";
 
+/**
+ * The replay's config with `sameAs` on, so that its records name the results a host could drop
+ * from the model's context (`preset: "openclaw"` has no such field: its config is left as it is).
+ */
+function withSameAs(config: ReplayOptions["config"]): ReplayOptions["config"] {
+  return config.preset === "openclaw" ? config : { ...config, sameAs: true };
+}
+
 export async function replayCommand(options: ReplayOptions, out: Output): Promise<number> {
-  const guard = new LoopGuard(options.config);
+  const guard = new LoopGuard(withSameAs(options.config));
   const p = paint(out.colour);
   const totals = emptyTotals();
   try {
@@ -34,7 +42,9 @@ export async function replayCommand(options: ReplayOptions, out: Output): Promis
         }
       },
     );
-    out.write(options.json ? `${JSON.stringify({ type: "total", ...totals, badInputs: bad })}\n` : `${totalLine(totals, p)}\n`);
+    if (options.json) out.write(`${JSON.stringify({ type: "total", ...totals, badInputs: bad })}\n`);
+    // When no input could be read there is nothing to total: the errors on stderr say it all.
+    else if (bad < options.files.length) out.write(`${totalLine(totals, p, bad)}\n`);
     if (bad > 0) return 2;
     return totals.runsRefused > 0 ? 1 : 0;
   } finally {

@@ -11,10 +11,12 @@
  * agent had not seen. A call never made before asks a new question, so refusing it withheld
  * information even when its answer matches other calls' answers. Calls and results are compared
  * by the core's own fingerprints (`guard.fingerprint`), so volatile keys and ignored fields count
- * as the guard counts them.
+ * as the guard counts them. The same test sorts every call not run (refused, or after a stop):
+ * the summary's `saved` counts those that would only have repeated a result, not the others.
  *
- * Time: a call replays at its `at`; a call without one at the time of the call before it (0 when
- * the run has no timestamps), so replays are deterministic.
+ * Time: a call replays at its `at`; a call without one `PACE_MS` after the call before it (the
+ * first at 0), the pace of a model's turn, so replays are deterministic and a retry after a
+ * transient failure waits as long as a real one would.
  */
 import { LEVELS } from "../names.js";
 import type { Fingerprints, ToolCall, ToolOutcome, Verdict } from "../types.js";
@@ -37,6 +39,8 @@ export interface VerdictBrief {
   level: Verdict["level"];
   detector: string | null;
   count: number;
+  /** The wait the verdict advises before the next try (a transient failure), when it gives one. */
+  retryAfterMs?: number;
 }
 
 export type RefusalCost = "withheld" | "costless";
@@ -54,10 +58,14 @@ export interface TimelineRow {
   /** The detector and count of the more severe of the two verdicts (check on a tie); null when neither names one. */
   detector: string | null;
   count: number;
+  /** Which verdict `detector` and `count` are from: `check` (before the call) or `record` (after its result). */
+  from: "check" | "record";
   /** The trajectory recorded an error for this call. */
   failed: boolean;
   /** For a refused call: whether the refusal withheld information or cost nothing. */
   cost?: RefusalCost;
+  /** The call id of the earlier call whose identical result this call's result repeats (`sameAs`). */
+  sameAs?: string;
 }
 
 /** A compaction or progress event between calls. */
@@ -82,6 +90,8 @@ export interface RunSummary {
   /** Calls the guard let run. */
   ran: number;
   /** Calls not run: refused, or after the run was stopped. */
+  notRun: number;
+  /** Of the calls not run, those that would only have repeated a result (the costless test). */
   saved: number;
   firstWarning: number | null;
   firstRefusal: number | null;
@@ -91,6 +101,14 @@ export interface RunSummary {
   withheld: number;
   costless: number;
   compactions: number;
+  /** UTF-8 bytes of the results of the calls that ran. */
+  resultBytes: number;
+  /**
+   * Of them, the bytes of results the guard's records said repeat an earlier identical result of
+   * the same call still in its window (`sameAs`, when the guard was built with `sameAs: true`): a
+   * host that drops such repeats from the model's context would not resend them.
+   */
+  notResent: number;
   /** The first hint and refusal message the guard wrote for the model (texts of the core). */
   firstHint: string | null;
   firstRefusalMessage: string | null;
@@ -112,8 +130,37 @@ export interface ReplayOptions {
   guardRunId?: string;
 }
 
+/** The time between two calls of a run that has no timestamps: a model's turn. */
+export const PACE_MS = 5000;
+
+/** The UTF-8 bytes of an outcome as a model would read it: a text as it is, anything else as JSON. */
+function outcomeBytes(outcome: { result?: unknown; error?: unknown }): number {
+  const value = "error" in outcome ? outcome.error : outcome.result;
+  return utf8Length(typeof value === "string" ? value : (JSON.stringify(value) ?? ""));
+}
+
+/**
+ * The length of `text` in UTF-8 (a lone surrogate as U+FFFD, 3 bytes, as an encoder writes it),
+ * counted without `TextEncoder`, which the runtime-neutral library does not assume.
+ */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
 function brief(verdict: Verdict): VerdictBrief {
-  return { action: verdict.action, level: verdict.level, detector: verdict.detector, count: verdict.count };
+  const shown: VerdictBrief = { action: verdict.action, level: verdict.level, detector: verdict.detector, count: verdict.count };
+  if (verdict.retryAfterMs !== undefined) shown.retryAfterMs = verdict.retryAfterMs;
+  return shown;
 }
 
 /** The outcome keys of a step, as a record carries them. */
@@ -135,6 +182,7 @@ export class RunReplay {
   readonly #summary: RunSummary = {
     calls: 0,
     ran: 0,
+    notRun: 0,
     saved: 0,
     firstWarning: null,
     firstRefusal: null,
@@ -143,10 +191,13 @@ export class RunReplay {
     withheld: 0,
     costless: 0,
     compactions: 0,
+    resultBytes: 0,
+    notResent: 0,
     firstHint: null,
     firstRefusalMessage: null,
   };
-  #clock = 0;
+  /** When the next call without a timestamp is made; the first at 0. */
+  #clock = -PACE_MS;
   #finished = false;
 
   constructor(guard: ReplayGuard, header: RunHeader, options: ReplayOptions = {}) {
@@ -166,19 +217,24 @@ export class RunReplay {
     if ("event" in step) return this.#event(step.event, step.event === "progress" ? step.reason : undefined);
     const summary = this.#summary;
     summary.calls++;
-    if (this.stopped) return undefined;
+    const outcome = outcomeOf(step);
+    if (this.stopped) {
+      if (this.#vetoCost(step, outcome) === "costless") summary.saved++;
+      return undefined;
+    }
     const index = summary.calls;
-    if (step.at !== undefined) this.#clock = step.at;
+    this.#clock = step.at ?? this.#clock + PACE_MS;
     const call: ToolCall = { runId: this.#guardRunId, tool: step.tool, at: this.#clock };
     if (step.args !== undefined) call.args = step.args;
-    if (step.callId !== undefined) call.callId = step.callId;
-    const outcome = outcomeOf(step);
+    // Every call gets an id, so that a record's `sameAs` can name the call it repeats.
+    call.callId = step.callId ?? `call-${index}`;
     const checked = this.#guard.check(call);
     this.#note(checked, index);
     let recorded: Verdict | undefined;
     let cost: RefusalCost | undefined;
     if (checked.action === "block" || checked.action === "stop") {
       cost = this.#vetoCost(step, outcome);
+      if (cost === "costless") summary.saved++;
       summary.refusals.push({ index, tool: step.tool, action: checked.action, detector: checked.detector, count: checked.count, cost });
       summary[cost]++;
       summary.firstRefusal ??= index;
@@ -188,6 +244,9 @@ export class RunReplay {
       recorded = this.#guard.record({ ...call, ...outcome });
       this.#note(recorded, index);
       summary.ran++;
+      const bytes = outcomeBytes(outcome);
+      summary.resultBytes += bytes;
+      if (recorded.sameAs !== undefined) summary.notResent += bytes;
       const fingerprints = this.#fingerprints(step, outcome);
       if (fingerprints.outcome !== null) this.#returned.set(fingerprints.call, fingerprints.outcome);
     }
@@ -200,8 +259,10 @@ export class RunReplay {
       record: recorded === undefined ? null : brief(recorded),
       detector: worst.detector,
       count: worst.count,
+      from: worst === checked ? "check" : "record",
       failed: step.error !== undefined,
       ...(cost === undefined ? {} : { cost }),
+      ...(recorded?.sameAs === undefined ? {} : { sameAs: recorded.sameAs }),
     };
     this.#timeline?.push(row);
     return row;
@@ -212,7 +273,7 @@ export class RunReplay {
     if (!this.#finished) {
       this.#finished = true;
       this.#guard.endRun(this.#guardRunId);
-      this.#summary.saved = this.#summary.calls - this.#summary.ran;
+      this.#summary.notRun = this.#summary.calls - this.#summary.ran;
     }
     const report: RunReport = { runId: this.#header.runId, format: this.#header.format, meta, summary: this.#summary };
     if (this.#timeline !== undefined) report.timeline = this.#timeline;
@@ -263,7 +324,10 @@ export interface ReplayTotals {
   runs: number;
   calls: number;
   ran: number;
+  notRun: number;
   saved: number;
+  resultBytes: number;
+  notResent: number;
   runsWarned: number;
   runsRefused: number;
   runsStopped: number;
@@ -273,7 +337,7 @@ export interface ReplayTotals {
 }
 
 export function emptyTotals(): ReplayTotals {
-  return { runs: 0, calls: 0, ran: 0, saved: 0, runsWarned: 0, runsRefused: 0, runsStopped: 0, refusals: 0, withheld: 0, costless: 0 };
+  return { runs: 0, calls: 0, ran: 0, notRun: 0, saved: 0, resultBytes: 0, notResent: 0, runsWarned: 0, runsRefused: 0, runsStopped: 0, refusals: 0, withheld: 0, costless: 0 };
 }
 
 /** Adds one run's summary to `totals` (and returns it). */
@@ -281,7 +345,10 @@ export function addToTotals(totals: ReplayTotals, summary: RunSummary): ReplayTo
   totals.runs++;
   totals.calls += summary.calls;
   totals.ran += summary.ran;
+  totals.notRun += summary.notRun;
   totals.saved += summary.saved;
+  totals.resultBytes += summary.resultBytes;
+  totals.notResent += summary.notResent;
   if (summary.firstWarning !== null) totals.runsWarned++;
   if (summary.refusals.length > 0) totals.runsRefused++;
   if (summary.stoppedAt !== null) totals.runsStopped++;

@@ -9,6 +9,7 @@ export { shortArgs, verdictText } from "./display.js";
 export {
   addToTotals,
   emptyTotals,
+  PACE_MS,
   type Refusal,
   type RefusalCost,
   type ReplayGuard,

@@ -19,6 +19,8 @@ pub struct DetectorSwitches {
     pub cycle: bool,
     pub stall: bool,
     pub error_repeat: bool,
+    pub transient_failure: bool,
+    pub shared_cause: bool,
 }
 
 /// What the host does with verdicts.
@@ -60,6 +62,11 @@ pub struct Config {
     pub patient_poll_ms: f64,
     /// Patient polling escalates past a warning only after this much polling time.
     pub poll_budget_ms: f64,
+    /// A call failing transiently (an outage) this long in a row is refused as unavailable.
+    pub transient_budget_ms: f64,
+    /// Record verdicts name the earlier call whose result a record repeats (`sameAs`); runs keep
+    /// their completed calls' ids for it.
+    pub same_as: bool,
     pub policy: Policy,
     pub volatile_keys: VolatileKeys,
     pub poll_tools: Vec<String>,
@@ -93,6 +100,8 @@ impl Default for Config {
                 cycle: true,
                 stall: true,
                 error_repeat: true,
+                transient_failure: true,
+                shared_cause: true,
             },
             post_compaction_guard: PostCompactionGuard {
                 enabled: true,
@@ -103,6 +112,8 @@ impl Default for Config {
             max_turns: None,
             patient_poll_ms: 30_000.0,
             poll_budget_ms: 7_200_000.0,
+            transient_budget_ms: 300_000.0,
+            same_as: false,
             policy: Policy::Enforce,
             volatile_keys: VolatileKeys::default(),
             poll_tools: Vec::new(),
@@ -157,6 +168,8 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "maxTurns",
     "patientPollMs",
     "pollBudgetMs",
+    "transientBudgetMs",
+    "sameAs",
     "policy",
     "tools",
     "volatileKeys",
@@ -188,6 +201,9 @@ impl Config {
         }
         if let Some(v) = opt_bool(map, "enabled", "enabled")? {
             config.enabled = v;
+        }
+        if let Some(v) = opt_bool(map, "sameAs", "sameAs")? {
+            config.same_as = v;
         }
         let counts: [(&str, &mut u32, u64); 7] = [
             ("historySize", &mut config.history_size, MAX_HISTORY),
@@ -246,6 +262,7 @@ impl Config {
         for (key, slot) in [
             ("patientPollMs", &mut config.patient_poll_ms),
             ("pollBudgetMs", &mut config.poll_budget_ms),
+            ("transientBudgetMs", &mut config.transient_budget_ms),
         ] {
             if let Some(ms) = opt_millis(map, key)? {
                 *slot = ms;
@@ -271,6 +288,8 @@ impl Config {
                     "cycle",
                     "stall",
                     "errorRepeat",
+                    "transientFailure",
+                    "sharedCause",
                 ],
                 "detectors.",
             )?;
@@ -282,6 +301,8 @@ impl Config {
                 ("cycle", &mut switches.cycle),
                 ("stall", &mut switches.stall),
                 ("errorRepeat", &mut switches.error_repeat),
+                ("transientFailure", &mut switches.transient_failure),
+                ("sharedCause", &mut switches.shared_cause),
             ] {
                 if let Some(v) = opt_bool(detectors, key, &format!("detectors.{key}"))? {
                     *slot = v;

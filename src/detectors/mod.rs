@@ -10,15 +10,17 @@ mod global_circuit_breaker;
 mod known_poll_no_progress;
 mod max_turns;
 mod ping_pong;
+pub(crate) mod shared_cause;
 mod stall;
 mod tool_cap;
+mod transient_failure;
 mod unknown_tool_repeat;
 
 use crate::config::tools::{Cap, ToolKind};
 use crate::config::Config;
 use crate::run::call_record::{CallRecord, Fingerprint};
-use crate::run::change_log::Target;
 use crate::run::history::Run;
+use crate::run::record_notes::Target;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 /// The call being judged, with its per-tool settings resolved.
@@ -100,10 +102,11 @@ const MIN_PATIENT_INTERVAL_MS: f64 = 1000.0;
 type Detector = fn(&Window, &Proposal, &Config) -> Option<Finding>;
 
 /// Evaluation order; on equal levels the earlier (more specific) detector wins.
-const ORDER: [Detector; 10] = [
+const ORDER: [Detector; 11] = [
     global_circuit_breaker::detect,
     max_turns::detect,
     tool_cap::detect,
+    transient_failure::detect,
     unknown_tool_repeat::detect,
     known_poll_no_progress::detect,
     ping_pong::detect,
@@ -341,7 +344,7 @@ impl<'r> Window<'r> {
                 same.changed_by_itself |= record.changed_state() && self.asked_before(i, record);
                 continue;
             }
-            let targets = self.run.changes.targets(self.run.seq_of(self.first + i));
+            let targets = self.run.notes.targets(self.run.seq_of(self.first + i));
             if reads_only_named()
                 && targets
                     .clone()

@@ -139,7 +139,7 @@ fn short_integer(bytes: &[u8], pos: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
     use crate::json::canonical::KeepAll;
     use crate::json::reader::Reader;
@@ -194,8 +194,17 @@ mod tests {
     /// Random JSON text (with whitespace, repeated and unsorted keys, escapes and numbers).
     fn random_text(rng: &mut Rng, depth: usize, out: &mut String) {
         const STRINGS: &[&str] = &[
-            r#""a""#, r#""b""#, r#""\n""#, r#""\u0001""#, r#""\u0041""#, r#""\"""#, r#""é""#,
-            r#""\/""#, r#""\ud83d""#, r#""""#, r#""\t\\""#,
+            r#""a""#,
+            r#""b""#,
+            r#""\n""#,
+            r#""\u0001""#,
+            r#""\u0041""#,
+            r#""\"""#,
+            r#""é""#,
+            r#""\/""#,
+            r#""\ud83d""#,
+            r#""""#,
+            r#""\t\\""#,
         ];
         const SCALARS: &[&str] = &["0", "-0", "12", "1.0", "1e2", "true", "null", "-7"];
         match rng.below(if depth == 0 { 2 } else { 4 }) {

@@ -10,6 +10,18 @@ use crate::json::bignum::Big;
 /// number: beyond them only "something non-zero follows" matters.
 const KEPT_DIGITS: usize = 800;
 
+/// A plain decimal, digits with an optional point and digits (`30`, `1.5`), to the nearest
+/// double; `None` for any other text. (Not inlined: the parser it calls is large.)
+#[inline(never)]
+pub(crate) fn parse_decimal(text: &str) -> Option<f64> {
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    let plain = match text.split_once('.') {
+        Some((whole, fraction)) => digits(whole) && digits(fraction),
+        None => digits(text),
+    };
+    plain.then(|| parse_f64(text))
+}
+
 /// The double nearest to `text`, a JSON number whose grammar is already checked: infinite beyond
 /// the double range, zero (or a subnormal) below it, `-0` for "-0".
 pub(crate) fn parse_f64(text: &str) -> f64 {

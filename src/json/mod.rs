@@ -20,7 +20,7 @@ pub(crate) mod canonical_text;
 mod differential;
 pub mod digest;
 pub(crate) mod escape;
-mod float_parse;
+pub(crate) mod float_parse;
 mod key_order;
 pub(crate) mod members;
 pub mod number_format;

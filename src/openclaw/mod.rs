@@ -45,6 +45,8 @@ const UNUSED_FIELDS: &[&str] = &[
     "maxTurns",
     "patientPollMs",
     "pollBudgetMs",
+    "transientBudgetMs",
+    "sameAs",
     "tools",
     "volatileKeys",
     "pollTools",
@@ -66,7 +68,13 @@ pub fn reject_unused_fields(map: &Map<String, Value>) -> Result<(), GuardError> 
             return Err(unused(key));
         }
     }
-    for key in ["cycle", "stall", "errorRepeat"] {
+    for key in [
+        "cycle",
+        "stall",
+        "errorRepeat",
+        "transientFailure",
+        "sharedCause",
+    ] {
         if detectors.is_some_and(|d| d.contains_key(key)) {
             return Err(unused(&format!("detectors.{key}")));
         }
@@ -494,5 +502,7 @@ fn verdict(
         hint: (action == Action::Warn).then_some(message),
         refusal,
         would_be: None,
+        retry_after_ms: None,
+        same_as: None,
     }
 }

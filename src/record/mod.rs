@@ -4,6 +4,7 @@
 //! text, failures written as text).
 
 pub(crate) mod effects;
+pub(crate) mod failure_class;
 pub(crate) mod failure_text;
 // Only the wasm bindings read frames; natively the decoder is built for its own unit tests, which
 // leave `Status` (the bindings' answer) unused.

@@ -62,7 +62,7 @@ const LEVELS: [(&str, usize); 4] = [
     ("warning", 1),
 ];
 /// Detectors in the sorted order of their names (the counters follow `DetectorId::ALL`).
-const DETECTORS: [DetectorId; 12] = [
+const DETECTORS: [DetectorId; 14] = [
     DetectorId::ArgumentChurn,
     DetectorId::Cycle,
     DetectorId::ErrorRepeat,
@@ -72,8 +72,10 @@ const DETECTORS: [DetectorId; 12] = [
     DetectorId::MaxTurns,
     DetectorId::PingPong,
     DetectorId::PostCompactionLoop,
+    DetectorId::SharedCause,
     DetectorId::Stall,
     DetectorId::ToolCap,
+    DetectorId::TransientFailure,
     DetectorId::UnknownToolRepeat,
 ];
 
@@ -306,8 +308,9 @@ mod tests {
              \"byLevel\":{\"circuit_break\":1,\"critical\":0,\"ok\":1,\"warning\":0},\
              \"byDetector\":{\"argument_churn\":0,\"cycle\":0,\"error_repeat\":0,\"generic_repeat\":0,\
              \"global_circuit_breaker\":0,\"known_poll_no_progress\":0,\"max_turns\":1,\
-             \"ping_pong\":0,\"post_compaction_loop\":0,\"stall\":0,\"tool_cap\":0,\
-             \"unknown_tool_repeat\":0},\"liveRuns\":3,\"evictedRuns\":4}"
+             \"ping_pong\":0,\"post_compaction_loop\":0,\"shared_cause\":0,\"stall\":0,\
+             \"tool_cap\":0,\"transient_failure\":0,\"unknown_tool_repeat\":0},\"liveRuns\":3,\
+             \"evictedRuns\":4}"
         );
     }
 }

@@ -3,10 +3,12 @@
 //! counters, cap log and compaction watch. Records enter the window here and are settled here.
 
 use crate::config::tools::ToolKind;
+use crate::run::call_ids::CallIds;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
-use crate::run::change_log::ChangeLog;
 use crate::run::last_arguments::LastArguments;
+use crate::run::outages::Outages;
 use crate::run::record_meta::MAX_TOOLS;
+use crate::run::record_notes::RecordNotes;
 use crate::run::streaks::Streaks;
 use crate::run::tool_table::ToolTable;
 use crate::verdict::DetectorId;
@@ -60,10 +62,17 @@ pub struct Run {
     pub turns: u32,
     /// Times of the allowed calls of capped tools, at most `cap.calls` each.
     pub cap_log: Vec<(String, VecDeque<f64>)>,
-    /// What the window's calls may have changed.
-    pub changes: ChangeLog,
+    /// What the window's calls may have changed, and the shared causes of their failures.
+    pub notes: RecordNotes,
     /// The argument members of each read tool's last checked call.
     pub last_arguments: LastArguments,
+    /// Calls failing transiently, and how long they were asked to wait.
+    pub outages: Outages,
+    /// The shared causes (`SharedCause::code` bits) a warning already named since the last
+    /// host-reported progress.
+    pub warned_causes: u8,
+    /// Completed records' call ids, under `sameAs: true`.
+    pub call_ids: CallIds,
 }
 
 impl Run {
@@ -181,7 +190,8 @@ impl Run {
             self.missing_reports = self.missing_reports.saturating_sub(missing);
             self.start += 1;
             let first_seq = self.next_seq.saturating_sub(self.records().len() as u64);
-            self.changes.drop_before(first_seq);
+            self.notes.drop_before(first_seq);
+            self.call_ids.drop_before(first_seq);
         }
     }
 
@@ -226,6 +236,25 @@ impl Run {
                     .rposition(|r| r.is_pending() && r.same_call(tool, args))
             })
             .map(|i| i + from)
+    }
+
+    /// The history position of the oldest earlier completed record of the same call as the record
+    /// at `index` that returned the same outcome and is `named` (has a call id), if the window
+    /// still holds one: a host that replaced later repeats with a reference keeps that one whole.
+    pub fn same_as(&self, index: usize, named: impl Fn(u64) -> bool) -> Option<u64> {
+        let record = self.records().get(index)?;
+        let outcome = record.outcome()?;
+        let earlier = self
+            .records()
+            .get(..index)?
+            .iter()
+            .enumerate()
+            .position(|(i, r)| {
+                r.same_call(record.tool(), &record.args)
+                    && r.outcome() == Some(outcome)
+                    && named(self.seq_of(i))
+            })?;
+        Some(self.seq_of(earlier))
     }
 
     /// Sets a record's state, computes its streak counters and novelty from the records before
@@ -304,11 +333,32 @@ impl Run {
         }
     }
 
-    /// Host-observed progress: streaks restart from the next record.
+    /// Host-observed progress: streaks restart from the next record, outages and shared causes
+    /// are forgotten.
     pub fn mark_progress(&mut self) {
         self.progress_floor = self.next_seq;
         self.trailing_vetoes = 0;
         self.stale_calls = 0;
+        self.outages.clear();
+        self.warned_causes = 0;
+    }
+
+    /// Takes the pending record at `index` out of the window, as if it had never been made: its
+    /// call failed transiently (an outage, not a loop). Later records, their notes and the
+    /// progress floor move one position back.
+    pub fn withdraw(&mut self, index: usize) {
+        let seq = self.seq_of(index);
+        if self.start + index >= self.records.len() {
+            return;
+        }
+        self.records.remove(self.start + index);
+        self.next_seq = self.next_seq.saturating_sub(1);
+        self.notes.withdraw(seq);
+        self.call_ids.withdraw(seq);
+        if self.progress_floor > seq {
+            self.progress_floor -= 1;
+        }
+        self.trailing_vetoes = 0;
     }
 }
 

@@ -10,6 +10,12 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// The key of a tool name in a run's per-tool state (`outages`, `last_arguments`): 32-bit
+/// FNV-1a of its bytes (`json::members::fnv1a`).
+pub fn tool_key(tool: &str) -> u32 {
+    crate::json::members::fnv1a(crate::json::members::FNV_START, tool.as_bytes())
+}
+
 /// Word-at-a-time multiply-and-rotate mixing (as FxHash mixes): much cheaper than a byte-wise hash
 /// on long texts.
 #[derive(Default, Clone, Copy)]

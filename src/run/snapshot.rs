@@ -12,13 +12,15 @@
 use crate::error::{ErrorCode, GuardError};
 use crate::json::digest::sha256;
 use crate::json::members::MAX_MEMBERS;
+use crate::run::call_ids::MAX_CALL_ID_BYTES;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
-use crate::run::change_log::Target;
 use crate::run::history::{CompactionWatch, Run};
 use crate::run::last_arguments::TOOLS_KEPT;
+use crate::run::outages::{Outage, CALLS_KEPT};
 use crate::run::record_meta::{
     detector_code, detector_from_code, kind_code, kind_from_code, OutcomeFlags, MAX_TOOLS,
 };
+use crate::run::record_notes::Note;
 use crate::run::snapshot_bytes::{Reader, Writer};
 use crate::run::tool_table::ToolTable;
 use std::collections::VecDeque;
@@ -29,8 +31,9 @@ const MAGIC: &[u8; 4] = b"TLGS";
 /// 3: as 2 with 64-bit fingerprints; a pending record's call id is its 40-bit key.
 /// 4: as 3 with the run's count of stale calls after its turns, and two more record flags (novel,
 /// blank); call-id keys are 38 bits.
-/// 5: as 4 with, after the records, the change log (what the window's calls may have changed)
-/// and each read tool's last argument members.
+/// 5: as 4 with, after the records, the record notes (what the window's calls may have changed,
+/// the shared causes of their failures), each read tool's last argument members, the calls in an
+/// outage, the shared causes already warned of and, under `sameAs`, the completed calls' ids.
 const VERSION: u8 = 5;
 /// The older versions this build still reads. Records of versions 2 and 3 carry no novelty, so an
 /// imported run's old records never count as a change (the stricter reading); their call-id keys
@@ -110,11 +113,11 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
         w.u32(r.same_outcome_run());
         w.u32(r.no_progress());
     }
-    w.len(run.changes.entries().len());
-    for (seq, target) in run.changes.entries() {
+    w.len(run.notes.entries().len());
+    for (seq, note) in run.notes.entries() {
         w.u64(*seq);
-        w.u8(target.code());
-        w.u32(target.key());
+        w.u8(note.code());
+        w.u32(note.key());
     }
     w.len(run.last_arguments.entries().len());
     for (tool, members) in run.last_arguments.entries() {
@@ -124,6 +127,22 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
             w.u32(*key);
             w.u32(*value);
         }
+    }
+    w.len(run.outages.entries().len());
+    for outage in run.outages.entries() {
+        w.u32(outage.tool);
+        w.bytes(&outage.args);
+        w.f64(outage.first_at);
+        w.f64(outage.last_at);
+        w.u32(outage.failures);
+        w.f64(outage.wait_ms);
+        w.u8(u8::from(outage.told_unavailable));
+    }
+    w.u8(run.warned_causes);
+    w.len(run.call_ids.entries().len());
+    for (seq, id) in run.call_ids.entries() {
+        w.u64(*seq);
+        w.str(id);
     }
     w.sealed()
 }
@@ -261,13 +280,13 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         for _ in 0..r.len()? {
             let seq = r.u64()?;
             if seq < newest || seq >= run.next_seq {
-                return Err(corrupt("its change log names a call outside its window"));
+                return Err(corrupt("its record notes name a call outside its window"));
             }
             newest = seq;
             let code = r.u8()?;
-            let target = Target::from_code(code, r.u32()?)
-                .ok_or_else(|| corrupt("its change log holds an unknown target"))?;
-            run.changes.restore(seq, target);
+            let note = Note::from_code(code, r.u32()?)
+                .ok_or_else(|| corrupt("its record notes hold an unknown note"))?;
+            run.notes.restore(seq, note);
         }
         let tools = r.len()?;
         if tools as usize > TOOLS_KEPT {
@@ -283,6 +302,41 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
                 .map(|_| Ok((r.u32()?, r.u32()?)))
                 .collect::<Result<Vec<_>, GuardError>>()?;
             run.last_arguments.restore(tool, members);
+        }
+        let outages = r.len()?;
+        if outages as usize > CALLS_KEPT {
+            return Err(corrupt("it holds too many calls in an outage"));
+        }
+        for _ in 0..outages {
+            let outage = Outage {
+                tool: r.u32()?,
+                args: fingerprint(&mut r, 8)?,
+                first_at: r.f64()?,
+                last_at: r.f64()?,
+                failures: r.u32()?,
+                wait_ms: r.f64()?,
+                told_unavailable: match r.u8()? {
+                    0 => false,
+                    1 => true,
+                    _ => return Err(corrupt("an outage's flag is invalid")),
+                },
+            };
+            run.outages.restore(outage);
+        }
+        run.warned_causes = r.u8()?;
+        let first_seq = run.next_seq - u64::from(records);
+        let mut newest = first_seq;
+        for _ in 0..r.len()? {
+            let seq = r.u64()?;
+            if seq < newest || seq >= run.next_seq {
+                return Err(corrupt("a kept call id names a call outside its window"));
+            }
+            newest = seq;
+            let id = r.str()?;
+            if id.len() > MAX_CALL_ID_BYTES {
+                return Err(corrupt("a kept call id is too long"));
+            }
+            run.call_ids.restore(seq, id);
         }
     }
     if !r.at_end() {
@@ -311,7 +365,9 @@ fn fingerprint(r: &mut Reader, len: usize) -> Result<Fingerprint, GuardError> {
 mod tests {
     use super::*;
     use crate::config::tools::ToolKind;
+    use crate::run::record_notes::Target;
     use crate::verdict::DetectorId;
+    use crate::verdict::SharedCause;
 
     /// A run with a record in every state and with every outcome flag, warnings, counters, a
     /// compaction watch and a cap log.
@@ -338,7 +394,7 @@ mod tests {
         let vetoed = run.push(pending(read, 1, ToolKind::Command, Some(7)), 30);
         run.settle(vetoed, RecordState::Vetoed);
         let mut warned = pending(edit, 11, ToolKind::Poll, Some(1 << 38));
-        warned.set_warned(DetectorId::ALL.last().copied());
+        warned.set_warned(Some(DetectorId::ArgumentChurn));
         run.push(warned, 30);
         run.trailing_vetoes = 1;
         run.progress_floor = 3;
@@ -356,23 +412,38 @@ mod tests {
     fn version_5_bytes_stay_as_they_are() {
         let mut run = every_kind_of_record();
         let newest = run.next_seq - 1;
-        run.changes.restore(newest - 3, Target::File(0xdead_beef));
-        run.changes.restore(newest - 3, Target::Call(7));
-        run.changes.restore(newest, Target::Everything);
+        run.notes
+            .restore(newest - 3, Note::Wrote(Target::File(0xdead_beef)));
+        run.notes.restore(newest - 3, Note::Wrote(Target::Call(7)));
+        run.notes.restore(newest, Note::Wrote(Target::Everything));
         run.last_arguments
             .restore(0x1234_5678, vec![(1, 2), (3, 4)]);
+        run.outages.restore(Outage {
+            tool: 9,
+            args: [5; 8],
+            first_at: 1000.0,
+            last_at: 3000.5,
+            failures: 3,
+            wait_ms: 4000.0,
+            told_unavailable: true,
+        });
+        run.warned_causes = 1 << SharedCause::DiskFull.code();
+        run.call_ids.keep(newest - 1, "call_7");
         let bytes = encode(Some("r"), &run);
         let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(hex, VERSION_5_HEX);
         let (id, decoded) = decode(&bytes).unwrap_or_default();
         assert_eq!(id.as_deref(), Some("r"));
-        assert_eq!(decoded.changes, run.changes);
+        assert_eq!(decoded.notes, run.notes);
         assert_eq!(decoded.last_arguments, run.last_arguments);
+        assert_eq!(decoded.outages, run.outages);
+        assert_eq!(decoded.warned_causes, run.warned_causes);
+        assert_eq!(decoded.call_ids, run.call_ids);
         assert_eq!(encode(Some("r"), &decoded), bytes);
     }
 
-    /// `every_kind_of_record` with three change-log entries and one tool's last arguments, as
-    /// version 5 writes it.
+    /// `every_kind_of_record` with three record notes, one tool's last arguments, an outage and a
+    /// warned cause, as version 5 writes it.
     const VERSION_5_HEX: &str = concat!(
         "544c4753050101000000720f000000000000000100000003000000000000000c000000010000000200000004",
         "0000007265616404000000656469740100000004000000656469740100000000000000000004400104000000",
@@ -391,8 +462,9 @@ mod tests {
         "0000010000000000010101010101010103000000000000f03f0100000000000100000001000b0b0b0b0b0b0b",
         "0b00000000000000264000edfe00000000000001000000000000000c0000000000000000030000000b000000",
         "0000000000efbeadde0b0000000000000001070000000e000000000000000200000000010000007856341202",
-        "00000001000000020000000300000004000000f4ed342bceb2f316ec75c69e3579f2de46fc280314677a820c",
-        "e210a28cd08045",
+        "00000001000000020000000300000004000000010000000900000005050505050505050000000000408f4000",
+        "0000000071a74003000000000000000040af400108010000000d000000000000000600000063616c6c5f3735",
+        "7359a0efdc6062adf517c4bc1cbe93907b9649e6d5a1e7712c4fe479e68568",
     );
 
     #[test]
@@ -425,6 +497,6 @@ mod tests {
         let repeated = |r: &CallRecord| !r.is_novel() && r.same_outcome_run() == 2;
         assert!(run.records().iter().any(repeated));
         assert_eq!(run.records(), every_kind_of_record().records());
-        assert_eq!(run.changes.entries(), &[]);
+        assert_eq!(run.notes.entries(), &[]);
     }
 }

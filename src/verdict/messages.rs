@@ -2,7 +2,7 @@
 //! One place, so wording stays consistent and never drifts into the JS wrapper.
 
 use crate::json::number_format::Decimal;
-use crate::verdict::{Basis, DetectorId, Finding, Level};
+use crate::verdict::{Basis, DetectorId, Finding, Level, SharedCause};
 
 /// The message for a finding about a call to `tool`. Every claim is one the guard can make from
 /// what it keeps: counts say how many calls ran and how many were refused, "with these arguments"
@@ -183,6 +183,60 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
                 limit = finding.threshold
             )
         }
+        (DetectorId::TransientFailure, Level::Warning) if finding.basis == Basis::Unavailable => {
+            format!(
+                "`{tool}` has been failing with transient errors for {failing} ({n} tries): the \
+                 service is unavailable. Tell the user it is unavailable and what you could not do; \
+                 do not call it again now.",
+                failing = duration(finding.failing_ms.unwrap_or(0.0)),
+            )
+        }
+        (DetectorId::TransientFailure, Level::Warning) => format!(
+            "`{tool}` failed with a transient error (a rate limit, an overloaded or unavailable \
+             service, a dropped connection): an outage, not a loop. Wait {wait} before calling it \
+             again (it has failed this way {n} time{s} in a row); a retry that comes sooner will be \
+             refused.",
+            wait = duration(finding.retry_after_ms.unwrap_or(0.0)),
+            s = if n == 1 { "" } else { "s" },
+        ),
+        (DetectorId::TransientFailure, _) if finding.basis == Basis::Unavailable => format!(
+            "Refused: `{tool}` has been failing with transient errors for {failing} ({n} tries): the \
+             service is unavailable. Tell the user it is unavailable and what you could not do; do \
+             not retry it now.",
+            failing = duration(finding.failing_ms.unwrap_or(0.0)),
+        ),
+        (DetectorId::TransientFailure, _) => format!(
+            "Refused: `{tool}` failed with a transient error and was asked to wait before the next \
+             try; this retry came too soon. It may be called again in {wait}. Meanwhile work with \
+             what you have.",
+            wait = duration(finding.retry_after_ms.unwrap_or(0.0)),
+        ),
+        (DetectorId::SharedCause, _) => {
+            let (what, problem) = match finding.cause {
+                Some(SharedCause::Unauthorized) => (
+                    "401 Unauthorized, an invalid key or an expired token",
+                    "the credentials are the problem",
+                ),
+                Some(SharedCause::Forbidden) => {
+                    ("permission denied (403)", "the permissions are the problem")
+                }
+                Some(SharedCause::DiskFull) => ("no space left on device", "the disk is full"),
+                Some(SharedCause::ConnectionRefused) => (
+                    "connection refused",
+                    "the service they reach is not running or not reachable",
+                ),
+                Some(SharedCause::UnknownHost) => (
+                    "a host name that does not resolve",
+                    "the host name or the network is the problem",
+                ),
+                None => ("the same error", "one cause is the problem"),
+            };
+            format!(
+                "Loop warning: {n} different tools failed with {what}: {problem}, not the tools. \
+                 Trying more tools will fail the same way; fix the cause, or tell the user what \
+                 is needed."
+            )
+        }
         (DetectorId::PostCompactionLoop, _) => format!(
             "Stopped: after the conversation was compacted, `{tool}` was called {n} times in a row with the \
              same arguments and got the same result, so the loop from before compaction has resumed. The \
@@ -254,7 +308,9 @@ pub fn forecast(finding: &Finding, tool: &str, quote: Option<&str>) -> String {
         DetectorId::PingPong
         | DetectorId::Cycle
         | DetectorId::PostCompactionLoop
-        | DetectorId::ArgumentChurn => (same_args, format!("{n} calls made no progress")),
+        | DetectorId::ArgumentChurn
+        | DetectorId::TransientFailure
+        | DetectorId::SharedCause => (same_args, format!("{n} calls made no progress")),
     };
     let consequence = if finding.level == Level::CircuitBreak {
         "will end this run"
@@ -338,6 +394,19 @@ fn pair(tool: &str, partner: Option<&str>) -> String {
     }
 }
 
+/// A duration for the model: "2 seconds", "1.5 seconds", "5 minutes" (rounded up to a tenth of a
+/// second, or to a minute from 2 minutes on).
+fn duration(ms: f64) -> String {
+    let seconds = (ms / 100.0).ceil() / 10.0;
+    if seconds >= 120.0 {
+        format!("{} minutes", display((seconds / 60.0).ceil()))
+    } else if seconds == 1.0 {
+        "1 second".to_owned()
+    } else {
+        format!("{} seconds", display(seconds))
+    }
+}
+
 /// `x` as Rust's `Display` writes it (`60`, `1.5`, `0.001`, `-0`, `inf`): shortest round-trip
 /// digits, never an exponent. Written with the JCS number digits so that only one float
 /// formatter is linked.
@@ -358,6 +427,27 @@ fn display(x: f64) -> String {
     }
     // Only ASCII was written.
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// The text the person who asked the agent reads when the guard ends a run (a `stop` verdict's
+/// `userMessage`): what happened, in plain words, with no instruction meant for the model.
+pub fn for_user(detector: DetectorId, tool: &str, count: u32, threshold: u32) -> String {
+    match detector {
+        DetectorId::MaxTurns => format!(
+            "The assistant stopped before finishing this request: it reached its limit of {threshold} \
+             tool calls. Ask again, perhaps with a narrower request, to continue."
+        ),
+        DetectorId::PostCompactionLoop => format!(
+            "The assistant stopped before finishing this request: after its earlier conversation was \
+             condensed, it went back to repeating the same `{tool}` call ({count} times, with the same \
+             result each time). Ask again with more detail, or in smaller steps, to continue."
+        ),
+        _ => format!(
+            "The assistant stopped before finishing this request: it kept repeating the same `{tool}` \
+             call without getting anywhere ({count} calls that brought nothing new), so the loop was \
+             ended. Ask again with more detail, or in smaller steps, to continue."
+        ),
+    }
 }
 
 #[cfg(test)]

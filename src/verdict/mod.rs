@@ -1,7 +1,10 @@
 //! Verdicts: levels, actions, detector ids and the typed data handed back to the host.
 //! The texts themselves live in `messages.rs`.
 
+mod causes;
 pub(crate) mod messages;
+
+pub use causes::SharedCause;
 
 use crate::config::Policy;
 use crate::json::writer::JsonObject;
@@ -104,11 +107,16 @@ pub enum DetectorId {
     ToolCap,
     /// `preset: "openclaw"` only: one tool cycling a few argument patterns without progress.
     ArgumentChurn,
+    /// A call failing transiently (429, 503, a reset): retried sooner than it was asked to wait,
+    /// or for longer than `transientBudgetMs`.
+    TransientFailure,
+    /// Several tools failing for one cause (credentials, permissions, a full disk, …).
+    SharedCause,
 }
 
 impl DetectorId {
     /// Every detector, in the order the counters report them.
-    pub const ALL: [DetectorId; 12] = [
+    pub const ALL: [DetectorId; 14] = [
         DetectorId::GlobalCircuitBreaker,
         DetectorId::UnknownToolRepeat,
         DetectorId::KnownPollNoProgress,
@@ -121,6 +129,8 @@ impl DetectorId {
         DetectorId::MaxTurns,
         DetectorId::ToolCap,
         DetectorId::ArgumentChurn,
+        DetectorId::TransientFailure,
+        DetectorId::SharedCause,
     ];
 
     /// The detector's id on the wire.
@@ -138,6 +148,8 @@ impl DetectorId {
             DetectorId::MaxTurns => "max_turns",
             DetectorId::ToolCap => "tool_cap",
             DetectorId::ArgumentChurn => "argument_churn",
+            DetectorId::TransientFailure => "transient_failure",
+            DetectorId::SharedCause => "shared_cause",
         }
     }
 }
@@ -161,9 +173,14 @@ pub struct Finding {
     pub varied: Vec<String>,
     /// The other tool of a ping-pong pair.
     pub partner_tool: Option<String>,
-    /// `tool_cap`: how long until the tool may be called again, and the cap's window.
+    /// `tool_cap`, `transient_failure`: how long until the call may be made again; `tool_cap`:
+    /// the cap's window.
     pub retry_after_ms: Option<f64>,
     pub window_ms: Option<f64>,
+    /// `transient_failure`: how long the call has been failing (ms).
+    pub failing_ms: Option<f64>,
+    /// `shared_cause`: the cause the tools failed with.
+    pub cause: Option<SharedCause>,
 }
 
 impl Finding {
@@ -180,6 +197,8 @@ impl Finding {
             partner_tool: None,
             retry_after_ms: None,
             window_ms: None,
+            failing_ms: None,
+            cause: None,
         }
     }
 
@@ -212,6 +231,10 @@ pub enum Basis {
     RefusedInARow,
     /// The tool's name carries a model's chat-template formatting (`unknown_tool_repeat`).
     ModelFormatting,
+    /// A retry of a call failing transiently came sooner than it was asked to wait.
+    TooSoon,
+    /// A call has failed transiently for longer than `transientBudgetMs`: the service is down.
+    Unavailable,
 }
 
 /// What the model is told and the numbers behind it, returned as the tool result when a call is
@@ -261,8 +284,9 @@ pub struct WouldBe {
 }
 
 /// The verdict handed to the host as JSON (`to_json`): fields in camelCase, in this order;
-/// `detector`, `threshold`, `runId` and `message` are `null` when absent, `hint`, `refusal` and
-/// `wouldBe` are left out.
+/// `detector`, `threshold`, `runId` and `message` are `null` when absent, `hint`, `refusal`,
+/// `wouldBe`, `retryAfterMs` and `sameAs` are left out. A `stop` verdict also carries `userMessage` (see
+/// [`Verdict::user_message`]) after `message`.
 // A plain field list, alike in shape to other structs' (e.g. `Config`) and sharing nothing with them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
@@ -288,6 +312,10 @@ pub struct Verdict {
     pub refusal: Option<Refusal>,
     /// Under `policy: "shadow"`: what the verdict would have been under `enforce`.
     pub would_be: Option<WouldBe>,
+    /// `tool_cap`, `transient_failure`: how long until the call may be made again (ms).
+    pub retry_after_ms: Option<f64>,
+    /// A record's result repeats that of the earlier call with this id (config `sameAs`).
+    pub same_as: Option<String>,
 }
 
 impl Refusal {
@@ -341,6 +369,9 @@ impl Verdict {
         o.string("tool", &self.tool);
         o.opt_string("runId", self.run_id.as_deref());
         o.opt_string("message", self.message.as_deref());
+        if let Some(user_message) = self.user_message() {
+            o.string("userMessage", &user_message);
+        }
         if let Some(hint) = &self.hint {
             o.string("hint", hint);
         }
@@ -350,7 +381,25 @@ impl Verdict {
         if let Some(would_be) = &self.would_be {
             o.object("wouldBe", would_be.to_json());
         }
+        if let Some(ms) = self.retry_after_ms {
+            o.number("retryAfterMs", ms);
+        }
+        if let Some(id) = &self.same_as {
+            o.string("sameAs", id);
+        }
         o.finish()
+    }
+
+    /// `stop` verdicts only: why the run ended, written for the person who asked the agent (the
+    /// `userMessage` of the JSON); `message` and the refusal stay written for the model.
+    pub fn user_message(&self) -> Option<String> {
+        let detector = self.detector.filter(|_| self.action == Action::Stop)?;
+        Some(messages::for_user(
+            detector,
+            &self.tool,
+            self.count,
+            self.threshold.unwrap_or(self.count),
+        ))
     }
 
     /// The plain allow for a call of `tool` in `run_id`.
@@ -367,6 +416,8 @@ impl Verdict {
             hint: None,
             refusal: None,
             would_be: None,
+            retry_after_ms: None,
+            same_as: None,
         }
     }
 
@@ -378,6 +429,7 @@ impl Verdict {
             && self.detector.is_none()
             && self.would_be.is_none()
             && self.message.is_none()
+            && self.same_as.is_none()
     }
 
     /// The verdict for a finding at `check` time.
@@ -411,6 +463,8 @@ impl Verdict {
             hint,
             refusal,
             would_be: None,
+            retry_after_ms: finding.retry_after_ms,
+            same_as: None,
         }
     }
 
@@ -435,6 +489,8 @@ impl Verdict {
             hint: Some(message),
             refusal: None,
             would_be: None,
+            retry_after_ms: None,
+            same_as: None,
         }
     }
 
@@ -450,6 +506,7 @@ impl Verdict {
         Verdict {
             hint: Some(message.clone()),
             message: Some(message),
+            retry_after_ms: finding.retry_after_ms,
             ..Verdict::forecast(finding, tool, run_id, None)
         }
     }
@@ -540,7 +597,7 @@ mod tests {
                  \"message\":\"{message}\",\"refusal\":{{\"error\":\"tool_loop_detected\",\
                  \"mode\":\"tool_cap\",\"message\":\"{message}\",\"observed\":{{\
                  \"tool\":\"se\\\"arch\",\"count\":3,\"threshold\":3,\"level\":\"critical\",\
-                 \"retryAfterMs\":1500.5,\"windowMs\":60000}}}}}}"
+                 \"retryAfterMs\":1500.5,\"windowMs\":60000}}}},\"retryAfterMs\":1500.5}}"
             )
         );
 
@@ -575,5 +632,38 @@ mod tests {
              \"detector\":\"generic_repeat\"}}"
         ));
         assert!(!json.contains("\"hint\"") && !json.contains("\"refusal\""));
+    }
+
+    #[test]
+    fn only_stop_verdicts_carry_a_user_message_written_for_the_user() {
+        let finding = Finding::new(
+            DetectorId::GlobalCircuitBreaker,
+            Level::CircuitBreak,
+            10,
+            10,
+        );
+        let stopped = Verdict::from_finding(&finding, "status", Some("r"));
+        let text = stopped.user_message().unwrap_or_default();
+        assert!(!text.is_empty(), "a stop explains itself to the user");
+        assert!(text.contains("`status`") && !text.contains("final answer"));
+        assert_ne!(Some(&text), stopped.message.as_ref());
+        let json = stopped.to_json();
+        let message = stopped.message.as_deref().unwrap_or_default();
+        assert!(json.contains(&format!(
+            "\"message\":\"{message}\",\"userMessage\":\"{text}\""
+        )));
+        for policy in [Policy::Inject, Policy::Shadow] {
+            let adapted = stopped.clone().under_policy(policy);
+            assert_eq!(adapted.user_message(), None);
+            assert!(!adapted.to_json().contains("userMessage"));
+        }
+        let blocked = Finding::new(DetectorId::GenericRepeat, Level::Critical, 5, 5);
+        assert_eq!(
+            Verdict::from_finding(&blocked, "t", None).user_message(),
+            None
+        );
+        let budget = Finding::new(DetectorId::MaxTurns, Level::CircuitBreak, 40, 40);
+        let budget_text = Verdict::from_finding(&budget, "t", None).user_message();
+        assert!(budget_text.is_some_and(|text| text.contains("40")));
     }
 }

@@ -8,7 +8,7 @@
 // It also checks each verdict's shape: hint exactly on warn, refusal exactly on block/stop, and
 // the call's tool and runId echoed.
 
-const RUNNER_KEYS = new Set(["op", "expect", "expectError", "about", "repeat", "cycle", "check", "record", "atStep", "atGrowth", "atStepMax"]);
+const RUNNER_KEYS = new Set(["op", "expect", "expectError", "expectFields", "about", "repeat", "cycle", "check", "record", "atStep", "atGrowth", "atStepMax"]);
 const INHERITED_KEYS = ["runId", "at", "atStep", "atGrowth", "atStepMax"];
 
 /** `action/level/detector/count`, or `allow` for a plain allow. */
@@ -138,6 +138,11 @@ export function runScenario(scenario, api) {
           return;
         }
         compare(`step ${n} (${step.op})`, verdict, record, step.expect ?? "allow");
+        for (const [key, want] of Object.entries(step.expectFields ?? {})) {
+          if (JSON.stringify(verdict[key] ?? null) !== JSON.stringify(want)) {
+            failures.push(`step ${n} (${step.op}): ${key} is ${JSON.stringify(verdict[key] ?? null)}, expected ${JSON.stringify(want)}`);
+          }
+        }
         return;
       }
       case "calls": {

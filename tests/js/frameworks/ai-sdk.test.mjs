@@ -2,10 +2,11 @@
 // package as `ai-v5`, `ai-v6` and `ai`), driven by each major's own mock model from `ai/test`
 // scripted to call the same tool again and again. Runs under Node 22 (ai 7 needs it).
 import assert from "node:assert/strict";
-import { describe } from "node:test";
+import { describe, test } from "node:test";
+import { LoopGuard } from "tool-loop-guard";
 import { guardAiSdk } from "tool-loop-guard/ai-sdk";
 import { z } from "zod";
-import { adapterContract, ARGS } from "./support.mjs";
+import { adapterContract, ARGS, CONFIG } from "./support.mjs";
 
 const MAJORS = [
   { name: "ai 5", ai: await import("ai-v5"), test: await import("ai-v5/test"), mock: "MockLanguageModelV2" },
@@ -35,19 +36,19 @@ function repeatingModel(major) {
   });
 }
 
-/** One guarded `generateText` run of the repeating model; `resultOf()` answers each execution, `turns` caps the steps. */
-async function run(major, guard, { runId, resultOf, turns }) {
+/** The `status` tool of the given major, answering `resultOf()`. */
+function statusTool(major, resultOf) {
+  return major.ai.tool({ description: "Status of a background job", inputSchema: z.object({ job: z.string() }), execute: async () => resultOf() });
+}
+
+/**
+ * One guarded `generateText` run (one request, one user message) of the repeating model;
+ * `resultOf()` answers each execution, `turns` caps the steps. The tools are wrapped per request,
+ * as the docs say; `tools` may be given already wrapped.
+ */
+async function run(major, guard, { runId, resultOf, turns, tools = { status: statusTool(major, resultOf) } }) {
   const model = repeatingModel(major);
-  const guarded = guardAiSdk(guard, {
-    runId,
-    tools: {
-      status: major.ai.tool({
-        description: "Status of a background job",
-        inputSchema: z.object({ job: z.string() }),
-        execute: async () => resultOf(),
-      }),
-    },
-  });
+  const guarded = guardAiSdk(guard, { runId, tools });
   const result = await major.ai.generateText({
     model,
     prompt: "Wait for job 42 to finish.",
@@ -56,13 +57,14 @@ async function run(major, guard, { runId, resultOf, turns }) {
     prepareStep: guarded.prepareStep,
   });
   const outputs = result.steps.flatMap((step) => step.toolResults.map((r) => r.output));
-  return { result, outputs, model, stopped: guarded.stopped() };
+  return { result, outputs, model, guarded, stopped: guarded.stopped() };
 }
 
 for (const major of MAJORS) {
   describe(`tool-loop-guard/ai-sdk with ${major.name}`, () => {
     adapterContract({
       run: (guard, options) => run(major, guard, options),
+      endRun: ({ guarded }) => guarded.endRun(),
       turns: 100,
       modelCalls: ({ model }) => model.doGenerateCalls,
       toolOutputs: ({ outputs }) => outputs,
@@ -75,3 +77,19 @@ for (const major of MAJORS) {
     });
   });
 }
+
+describe("tool-loop-guard/ai-sdk: wrapping twice", () => {
+  test("wrapping tools that are already guarded wraps their original execute: each call is checked and recorded once", async () => {
+    const [major] = MAJORS.slice(-1);
+    const guard = new LoopGuard(CONFIG);
+    let executed = 0;
+    const once = guardAiSdk(guard, { runId: "twice", tools: { status: statusTool(major, () => `job 42: ${(executed += 1)} of 30 steps done`) } });
+    const twice = guardAiSdk(guard, { runId: "twice", tools: once.tools });
+    const ran = await run(major, guard, { runId: "twice", turns: 4, tools: twice.tools });
+    assert.equal(executed, 4);
+    assert.equal(ran.outputs.length, 4);
+    assert.equal(guard.stats().checks, 4, "each call checked once");
+    assert.equal(guard.stats().records, 4, "each outcome recorded once");
+    guard.free();
+  });
+});

@@ -2,50 +2,52 @@
 // LangGraph), driven by `fakeModel()` from @langchain/core/testing scripted to call the same tool
 // at every turn.
 import assert from "node:assert/strict";
-import { describe } from "node:test";
+import { describe, test } from "node:test";
 import { AIMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { createAgent, tool } from "langchain";
+import { LoopGuard } from "tool-loop-guard";
 import { guardLangChain } from "tool-loop-guard/langchain";
 import { z } from "zod";
-import { adapterContract, ARGS } from "./support.mjs";
+import { adapterContract, ARGS, CYCLE, stopsByShape } from "./support.mjs";
 
-/** A fake model that calls `status(ARGS)` for `turns` turns, then answers "done". */
-function repeatingModel(turns) {
+/** The `recursionLimit` docs/adapters.md tells LangChain users to give `invoke()`. */
+const DOCUMENTED_RECURSION_LIMIT = 100;
+
+/** A fake model that calls `callOf(i)` (`{tool, args}`, default `status(ARGS)`) for `turns` turns, then answers "done". */
+function repeatingModel(turns, callOf = () => ({ tool: "status", args: ARGS })) {
   const model = fakeModel();
   // Factories, not respondWithTools: that one's message text concatenates the whole history,
   // which doubles at every turn.
   for (let i = 0; i < turns; i += 1) {
-    model.respond(() => new AIMessage({ content: "", tool_calls: [{ name: "status", args: ARGS, id: `call-${i}`, type: "tool_call" }] }));
+    const { tool: name, args } = callOf(i);
+    model.respond(() => new AIMessage({ content: "", tool_calls: [{ name, args, id: `call-${i}`, type: "tool_call" }] }));
   }
   return model.respond(new AIMessage("done"));
 }
 
+const statusTool = (resultOf) => tool(async () => resultOf(), { name: "status", description: "Status of a background job", schema: z.object({ job: z.string() }) });
+
 /**
- * One guarded run of the repeating model on thread `runId`; `resultOf()` answers each execution.
- * The framework tests' run() functions and adapterContract options are parallel on purpose: the
- * same scenario written in each framework's own API; what they share is in support.mjs.
+ * One guarded run (one `invoke`, one user message) of the repeating model on thread `runId`;
+ * `resultOf()` answers each execution. The middleware is one per process (kept in `session`), as
+ * the docs set it up. The framework tests' run() functions and adapterContract options are
+ * parallel on purpose: the same scenario written in each framework's own API; what they share is
+ * in support.mjs.
  */
-async function run(guard, { runId, resultOf, turns }) {
-  const guarded = guardLangChain(guard);
-  const status = tool(async () => resultOf(), {
-    name: "status",
-    description: "Status of a background job",
-    schema: z.object({ job: z.string() }),
-  });
-  const model = repeatingModel(turns);
-  const agent = createAgent({ model, tools: [status], middleware: [guarded.middleware] });
-  const state = await agent.invoke(
-    { messages: [{ role: "user", content: "Wait for job 42 to finish." }] },
-    { configurable: { thread_id: runId }, recursionLimit: 4 * turns + 10 },
-  );
+async function run(guard, { runId, resultOf, turns, session = {}, recursionLimit = 4 * turns + 10, model = repeatingModel(turns), tools = [statusTool(resultOf)] }) {
+  const guarded = (session.guarded ??= guardLangChain(guard));
+  const agent = createAgent({ model, tools, middleware: [guarded.middleware] });
+  const config = { configurable: { thread_id: runId }, ...(recursionLimit === null ? {} : { recursionLimit }) };
+  const state = await agent.invoke({ messages: [{ role: "user", content: "Wait for job 42 to finish." }] }, config);
   const toolMessages = state.messages.filter((m) => m.type === "tool");
-  return { state, toolMessages, model, stopped: guarded.stopped(runId) };
+  return { state, toolMessages, model, guarded, stopped: guarded.stopped(runId) };
 }
 
 describe("tool-loop-guard/langchain with langchain createAgent", () => {
   adapterContract({
     run,
+    endRun: ({ guarded }, runId) => guarded.endRun(runId),
     turns: 60,
     modelCalls: ({ model }) => model.calls,
     toolOutputs: ({ toolMessages }) => toolMessages.map((m) => m.content),
@@ -53,11 +55,40 @@ describe("tool-loop-guard/langchain with langchain createAgent", () => {
     promptTexts: (call) => call.messages.filter((m) => m.type === "human").map((m) => m.content),
     endsStopped({ state, toolMessages, model }, stopped, plan) {
       assert.equal(model.callCount, plan.stopAt, "no model call after the stop");
-      assert.equal(toolMessages[plan.firstBlock - 1].tool_call_id, `call-${plan.firstBlock - 1}`);
+      const refused = toolMessages[plan.firstBlock - 1];
+      assert.equal(refused.tool_call_id, `call-${plan.firstBlock - 1}`);
+      assert.equal(refused.status, "error", "a refusal is an error ToolMessage");
+      assert.equal(toolMessages[0].status, "success");
       const last = state.messages.at(-1);
       assert.equal(last.type, "ai");
-      assert.equal(last.content, stopped.message, "the last message says why the run stopped");
+      assert.equal(last.content, stopped.userMessage, "the last message tells the user why the run stopped");
     },
     endsDone: ({ state }) => assert.equal(state.messages.at(-1).content, "done", "the model's own answer ends the run"),
+  });
+
+  test(`framework limits: LangGraph's default recursion limit (25) throws before the default preset's stop; recursionLimit ${DOCUMENTED_RECURSION_LIMIT} lets the slowest loop stop cleanly`, async (t) => {
+    const stops = stopsByShape({});
+    const guard = new LoopGuard();
+    const stuck = () => "job 42: still running";
+    await assert.rejects(run(guard, { runId: "default-limit", resultOf: stuck, turns: 60, recursionLimit: null }), { name: "GraphRecursionError" });
+    // The slowest shape for the default preset: three calls going round with the same results.
+    const tools = CYCLE.map(({ tool: name, result }) => tool(async () => result, { name, description: name, schema: z.object({}) }));
+    const model = repeatingModel(80, (i) => CYCLE[i % 3]);
+    const ran = await run(guard, { runId: "documented-limit", turns: 80, model, tools, recursionLimit: DOCUMENTED_RECURSION_LIMIT });
+    assert.equal(ran.stopped?.action, "stop");
+    assert.equal(ran.toolMessages.length, stops.cycle, "stopped at the bare guard's call");
+    assert.equal(Math.max(...Object.values(stops)), stops.cycle, "the cycle is the slowest shape");
+    t.diagnostic(`default preset: stuck loops stop at call ${JSON.stringify(stops)}; each tool call costs 3 graph steps with the middleware`);
+    guard.free();
+  });
+
+  test("the same middleware twice, or two of them, is refused by LangChain with a clear error", () => {
+    const guard = new LoopGuard();
+    const first = guardLangChain(guard);
+    const second = guardLangChain(guard);
+    for (const middleware of [[first.middleware, first.middleware], [first.middleware, second.middleware]]) {
+      assert.throws(() => createAgent({ model: fakeModel(), tools: [statusTool(() => "ok")], middleware }), /ToolLoopGuard is defined multiple times/);
+    }
+    guard.free();
   });
 });

@@ -2,14 +2,15 @@
 // MockLanguageModelV2 (from ai 5's `ai/test`, a model Mastra accepts) scripted to call the same
 // tool at every step. Mastra needs Node >= 22.13: these tests run under the Node 22 setup installs.
 import assert from "node:assert/strict";
-import { describe } from "node:test";
+import { describe, test } from "node:test";
 import { Agent } from "@mastra/core/agent";
 import { RequestContext } from "@mastra/core/request-context";
 import { createTool } from "@mastra/core/tools";
 import { MockLanguageModelV2 } from "ai-v5/test";
+import { LoopGuard } from "tool-loop-guard";
 import { guardMastra } from "tool-loop-guard/mastra";
 import { z } from "zod";
-import { adapterContract, ARGS } from "./support.mjs";
+import { adapterContract, ARGS, CONFIG } from "./support.mjs";
 
 const USAGE = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
 
@@ -31,7 +32,7 @@ function repeatingModel(turns) {
  * The framework tests' run() functions and adapterContract options are parallel on purpose: the
  * same scenario written in each framework's own API; what they share is in support.mjs.
  */
-async function run(guard, { runId, resultOf, turns }) {
+async function run(guard, { runId, resultOf, turns, maxSteps = turns + 5 }) {
   const model = repeatingModel(turns);
   const status = createTool({
     id: "status",
@@ -41,25 +42,39 @@ async function run(guard, { runId, resultOf, turns }) {
   });
   const agent = new Agent({ id: "waiter", name: "waiter", instructions: "Wait for the job.", model, tools: { status } });
   const requestContext = new RequestContext([["mastra__threadId", runId]]);
-  const guarded = guardMastra(guard);
+  // One binding per call (per user message), as the docs say; its stopWhen keeps the step bound.
+  const guarded = guardMastra(guard, maxSteps === null ? {} : { maxSteps });
   const result = await agent.generate("Wait for job 42 to finish.", {
     requestContext,
     hooks: guarded.hooks,
     stopWhen: guarded.stopWhen,
     prepareStep: guarded.prepareStep,
-    maxSteps: turns + 5,
   });
   const outputs = result.steps.flatMap((step) => step.toolResults.map((r) => r.payload?.result ?? r.output ?? r.result));
-  return { result, outputs, model, stopped: guarded.stopped() };
+  return { result, outputs, model, guarded, stopped: guarded.stopped() };
 }
 
 describe("tool-loop-guard/mastra with @mastra/core", () => {
   adapterContract({
     run,
+    endRun: ({ guarded }) => guarded.endRun(),
     turns: 40,
     modelCalls: ({ model }) => model.doGenerateCalls,
     toolOutputs: ({ outputs }) => outputs,
     promptTexts: (call) => call.prompt.filter((m) => m.role === "system").map((m) => m.content),
     endsDone: ({ result }) => assert.equal(result.text, "done", "the model's own answer ends the run"),
+  });
+});
+
+describe("tool-loop-guard/mastra: the step bound", () => {
+  test("guarded.stopWhen keeps Mastra's default bound of 5 steps (a stopWhen replaces Mastra's own), or maxSteps", async () => {
+    for (const [maxSteps, steps] of [[null, 5], [8, 8]]) {
+      const guard = new LoopGuard(CONFIG);
+      let n = 0;
+      const ran = await run(guard, { runId: "bounded", resultOf: () => `job 42: ${(n += 1)} of 99 steps done`, turns: 40, maxSteps });
+      assert.equal(ran.model.doGenerateCalls.length, steps, `a run whose results keep changing ends after ${steps} steps`);
+      assert.equal(ran.stopped, undefined, "the guard did not stop it: the bound did");
+      guard.free();
+    }
   });
 });

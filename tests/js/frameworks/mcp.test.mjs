@@ -27,12 +27,14 @@ const GENERATIONS = [
 async function connect(sdk, resultOf) {
   const { Client, McpServer, InMemoryTransport } = sdk;
   let executions = 0;
+  const metas = [];
   const server = new McpServer({ name: "jobs", version: "1.0.0" });
   server.registerTool(
     "status",
     { description: "Status of a background job", inputSchema: sdk.inputSchema },
-    async () => {
+    async (_args, extra) => {
       executions += 1;
+      metas.push(extra?._meta ?? extra?.mcpReq?._meta); // 1.x: extra._meta; 2.x: ctx.mcpReq._meta
       return { content: [{ type: "text", text: resultOf(executions) }] };
     },
   );
@@ -43,6 +45,8 @@ async function connect(sdk, resultOf) {
   return {
     client,
     executed: () => executions,
+    /** The `_meta` of each request the server's tool received. */
+    metas,
     close: async () => {
       await client.close();
       await server.close();
@@ -77,6 +81,8 @@ for (const sdk of GENERATIONS) {
       assert.equal(stopped.action, "stop");
       assert.equal(stopped.runId, "session-1");
       assert.deepEqual(JSON.parse(results.at(-1).content[0].text), stopped.refusal);
+      assert.ok(stopped.userMessage.length > 0, "the stop explains itself to the user");
+      assert.ok(mcp.metas.every((meta) => meta?.runId === undefined), "the run id read from _meta.runId was not sent to the server");
       await mcp.close();
       guard.free();
     });
@@ -93,6 +99,8 @@ for (const sdk of GENERATIONS) {
         { type: "text", text: STUCK_RESULT },
         { type: "text", text: hint },
       ]);
+      // With the runId option the request's _meta is the host's own and reaches the server as sent.
+      assert.deepEqual(mcp.metas.map((meta) => meta?.runId), Array(plan.firstWarn).fill("fixed"));
       await mcp.close();
       guard.free();
     });
@@ -118,6 +126,42 @@ for (const sdk of GENERATIONS) {
       assert.equal(a.length, plan.stopAt);
       assert.equal(b.length, plan.stopAt);
       assert.equal(mcp.executed(), 2 * plan.executed, "each run reached the server as often as a run alone");
+      await mcp.close();
+      guard.free();
+    });
+  });
+
+  describe(`tool-loop-guard/mcp with ${sdk.name}: conversation lifecycle and wrapping twice`, () => {
+    test("a stop ends its turn only: after newUserTurn the run goes on clean; endRun forgets it", async () => {
+      const guard = new LoopGuard(CONFIG);
+      let stuck = true;
+      let n = 0;
+      const mcp = await connect(sdk, () => (stuck ? STUCK_RESULT : `job 42: ${(n += 1)} of 30 steps done`));
+      const guarded = guardMcpClient(guard, mcp.client);
+      await hostLoop(guarded, "session-1", 100);
+      assert.equal(guarded.stopped("session-1")?.action, "stop");
+      guarded.newUserTurn("session-1");
+      assert.equal(guarded.stopped("session-1"), undefined, "the next user message starts clean");
+      stuck = false;
+      const next = await hostLoop(guarded, "session-1", 3);
+      assert.equal(n, 3, "the next turn's calls reached the server");
+      assert.ok(next.every((r) => r.isError !== true));
+      const live = guard.stats().liveRuns;
+      guarded.endRun("session-1");
+      assert.equal(guard.stats().liveRuns, live - 1, "endRun forgot the run in the guard");
+      await mcp.close();
+      guard.free();
+    });
+
+    test("guarding a client twice guards its original callTool: each call checked once, sent once", async () => {
+      const guard = new LoopGuard(CONFIG);
+      const mcp = await connect(sdk, (n) => `job 42: ${n} of 30 steps done`);
+      guardMcpClient(guard, mcp.client);
+      const guarded = guardMcpClient(guard, mcp.client);
+      await hostLoop(guarded, "twice", 3);
+      assert.equal(mcp.executed(), 3);
+      assert.equal(guard.stats().checks, 3);
+      assert.equal(guard.stats().records, 3);
       await mcp.close();
       guard.free();
     });

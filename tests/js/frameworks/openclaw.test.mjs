@@ -1,8 +1,8 @@
 // tool-loop-guard/openclaw: the plugin driven through a recorder of the plugin API's `api.on`,
 // replaying the hook sequence OpenClaw's agent loop runs around each tool call
-// (before_tool_call, the tool unless blocked, after_tool_call; before_prompt_build per turn), and
-// fromOpenClawConfig on gateway configs with per-agent overrides. The openclaw package itself is
-// not installed (about 650 MB, Node >= 24.16): the hook shapes are those of its plugin SDK docs.
+// (before_tool_call, the tool unless blocked, after_tool_call; before_prompt_build per run;
+// session_end), and fromOpenClawConfig on gateway configs with per-agent overrides. These are the
+// quick unit checks; tests/js/openclaw/ runs the plugin inside the real openclaw 2026.9.6.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { LoopGuard } from "tool-loop-guard";
@@ -25,15 +25,17 @@ function recorderApi(config) {
 }
 
 /** OpenClaw's order of hooks for `calls` tool calls of one session; returns what the model got. */
-async function session(api, { sessionKey, agentId, calls, resultOf }) {
+async function session(api, { sessionKey, agentId, calls, resultOf, openclawRun = `run-of-${sessionKey}` }) {
   const got = [];
   let executed = 0;
   for (let n = 1; n <= calls; n += 1) {
-    const ctx = { agentId, sessionKey, runId: `run-of-${sessionKey}`, toolName: "status", toolCallId: `${sessionKey}-${n}` };
+    const ctx = { agentId, sessionKey, runId: openclawRun, toolName: "status", toolCallId: `${openclawRun}-${n}` };
     const event = { toolName: "status", params: ARGS, runId: ctx.runId, toolCallId: ctx.toolCallId };
     const decision = await api.handlers.get("before_tool_call")(event, ctx);
     if (decision?.block === true) {
       got.push({ blocked: decision.blockReason });
+      // As OpenClaw 2026.9.6 does: after_tool_call for the refused call too, with the refusal as its error.
+      await api.handlers.get("after_tool_call")({ ...event, error: decision.blockReason, durationMs: 0 }, ctx);
       continue;
     }
     executed += 1;
@@ -50,7 +52,7 @@ describe("tool-loop-guard/openclaw plugin", () => {
     const guard = new LoopGuard(CONFIG);
     const api = recorderApi({});
     toolLoopGuardPlugin(guard).register(api);
-    assert.deepEqual([...api.handlers.keys()].sort(), ["after_tool_call", "before_prompt_build", "before_tool_call"]);
+    assert.deepEqual([...api.handlers.keys()].sort(), ["after_tool_call", "before_prompt_build", "before_tool_call", "session_end"]);
     const { got, executed } = await session(api, { sessionKey: "agent:main:s1", calls: plan.stopAt + 3, resultOf: () => STUCK_RESULT });
     assert.equal(executed, plan.executed, "the tool ran only while the guard allowed it");
     assert.deepEqual(JSON.parse(got[plan.firstBlock - 1].blocked), plan.verdicts[plan.firstBlock - 1].refusal);
@@ -88,10 +90,26 @@ describe("tool-loop-guard/openclaw plugin", () => {
     guard.free();
   });
 
+  test("each OpenClaw run of a session is a new turn; session_end forgets the session", async () => {
+    const plan = expectedRun({ tool: "status", args: ARGS, resultOf: () => STUCK_RESULT });
+    const guard = new LoopGuard(CONFIG);
+    const api = recorderApi({});
+    toolLoopGuardPlugin(guard).register(api);
+    const first = await session(api, { sessionKey: "s", calls: plan.stopAt, resultOf: () => STUCK_RESULT, openclawRun: "run-1" });
+    assert.ok(first.got.at(-1).blocked !== undefined, "the first run was stopped");
+    let n = 0;
+    const next = await session(api, { sessionKey: "s", calls: 3, resultOf: () => `${(n += 1)} of 30 steps done`, openclawRun: "run-2" });
+    assert.equal(next.executed, 3, "the next run of the session starts clean");
+    assert.equal(guard.stats().liveRuns, 1);
+    api.handlers.get("session_end")({ sessionId: "id-of-s", sessionKey: "s", messageCount: 9, reason: "reset" }, { sessionId: "id-of-s", sessionKey: "s" });
+    assert.equal(guard.stats().liveRuns, 0, "session_end ended the run");
+    guard.free();
+  });
+
   test("with a guard factory, each agent gets a guard from its merged config", async () => {
     const gateway = {
-      tools: { loopDetection: { preset: "strict", detectors: { pingPong: false } } },
-      agents: { list: [{ id: "lenient", tools: { loopDetection: { preset: "default" } } }] },
+      plugins: { entries: { "tool-loop-guard": { config: { preset: "strict", detectors: { pingPong: false } } } } },
+      agents: { entries: { lenient: { tools: { loopDetection: { preset: "default" } } } } },
     };
     const made = [];
     const api = recorderApi(gateway);
@@ -109,7 +127,23 @@ describe("tool-loop-guard/openclaw plugin", () => {
 });
 
 describe("fromOpenClawConfig", () => {
-  test("lays the agent's block over the global one as OpenClaw does", () => {
+  test("OpenClaw 2026.9.6's shape: the plugin's config, then tools.loopDetection, then agents.entries.<id>.tools.loopDetection", () => {
+    const gateway = {
+      plugins: { entries: { "tool-loop-guard": { enabled: true, hooks: { allowConversationAccess: true }, config: { preset: "strict", detectors: { cycle: true } } } } },
+      tools: { loopDetection: { enabled: true } },
+      agents: { defaults: { model: "m" }, entries: { Ops: { tools: { loopDetection: { enabled: false } } }, other: {} } },
+    };
+    assert.deepEqual(fromOpenClawConfig(gateway, "ops"), { preset: "strict", detectors: { cycle: true }, enabled: false }, "agent ids compare as OpenClaw normalises them");
+    assert.deepEqual(fromOpenClawConfig(gateway, "other"), { preset: "strict", detectors: { cycle: true }, enabled: true });
+    assert.deepEqual(fromOpenClawConfig(gateway), { preset: "strict", detectors: { cycle: true }, enabled: true });
+    const off = new LoopGuard(fromOpenClawConfig(gateway, "ops"));
+    for (let i = 0; i < 30; i += 1) assert.equal(off.check({ tool: "t" }).action, "allow", "the agent's enabled: false turns the guard off");
+    off.free();
+    // OpenClaw reads agents.list only when there is no agents.entries.
+    assert.deepEqual(fromOpenClawConfig({ agents: { entries: {}, list: [{ id: "x", tools: { loopDetection: { enabled: false } } }] } }, "x"), {});
+  });
+
+  test("older releases' shape: agents.list[] and the tuning fields, laid over as OpenClaw laid them", () => {
     const gateway = {
       tools: { loopDetection: { warningThreshold: 5, criticalThreshold: 8, globalCircuitBreakerThreshold: 30, detectors: { pingPong: false, cycle: true }, postCompactionGuard: { windowSize: 4 } } },
       agents: { list: [{ id: "ops", tools: { loopDetection: { criticalThreshold: 12, detectors: { cycle: false } } } }, { id: "other" }] },

@@ -39,7 +39,7 @@ export function expectedRun({ tool, args, resultOf, limit = 100, config = CONFIG
         continue;
       }
       plan.executed += 1;
-      const after = guard.record({ tool, callId: `c${n}`, result: resultOf(plan.executed) });
+      const after = guard.record({ tool, args, callId: `c${n}`, result: resultOf(plan.executed) });
       if ((before.hint ?? after.hint) !== undefined) plan.firstWarn ??= n;
       plan.verdicts.push(after.hint !== undefined ? after : before);
     }
@@ -65,12 +65,17 @@ export function executionCounter() {
 
 /**
  * Registers, inside the caller's `describe`, the tests every agent-loop adapter must pass: a stuck
- * run is refused at the bare guard's first refusal and ends at its stop, the warning's hint reaches
- * the model's next call, changing results are never refused, and two interleaved runs on one guard
- * stay independent. The framework is described by:
- * - `run(guard, { runId, resultOf, turns })`: one run of a model that calls `status(ARGS)` for
- *   `turns` turns with the adapter in place, `resultOf()` answering each execution; resolves to an
- *   object holding at least `stopped` (the adapter's stop verdict of that run, or undefined);
+ * run is refused at the bare guard's first refusal and ends at its stop (with the stop's
+ * `userMessage` as what the user reads), the warning's hint reaches the model's next call,
+ * changing results are never refused, two interleaved runs on one guard stay independent, and a
+ * stop ends only its turn: the next user message on the same thread starts clean and `endRun`
+ * forgets the thread. The framework is described by:
+ * - `run(guard, { runId, resultOf, turns, session })`: one run (one user message) of a model that
+ *   calls `status(ARGS)` for `turns` turns with the adapter in place, `resultOf()` answering each
+ *   execution; `session` is an object kept across the runs of one process (where the adapter
+ *   object lives when the framework keeps one per process); resolves to an object holding at least
+ *   `stopped` (the adapter's stop verdict of that run, or undefined) and `guarded` (the adapter);
+ * - `endRun(ran, runId)`: ends the conversation through the adapter;
  * - `turns`: the turns a stuck run is given (more than the core lets it make);
  * - `modelCalls(ran)`: the model calls the framework made, in order;
  * - `toolOutputs(ran)`: what the model got back for each tool call, in order;
@@ -79,7 +84,7 @@ export function executionCounter() {
  * - `endsStopped(ran, stopped, plan)`, `endsDone(ran)`: the framework's own checks of how a
  *   stopped run (optional) and a run left alone end.
  */
-export function adapterContract({ run, turns, modelCalls, toolOutputs, refusalIn = (output) => output, promptTexts, endsStopped = () => {}, endsDone }) {
+export function adapterContract({ run, endRun, turns, modelCalls, toolOutputs, refusalIn = (output) => output, promptTexts, endsStopped = () => {}, endsDone }) {
   const stuckPlan = () => expectedRun({ tool: "status", args: ARGS, resultOf: () => STUCK_RESULT });
 
   test("an endlessly repeated call is refused at the core's call and the run ends at its stop", async () => {
@@ -95,7 +100,8 @@ export function adapterContract({ run, turns, modelCalls, toolOutputs, refusalIn
     assert.deepEqual(refusalIn(toolOutputs(ran)[plan.firstBlock - 1]), plan.verdicts[plan.firstBlock - 1].refusal, "the model got the core's refusal as the tool result");
     assert.equal(stopped.action, "stop");
     assert.equal(stopped.runId, "thread-1", "the run id is the framework's thread");
-    assert.ok(stopped.message.length > 0, "the stop explains itself");
+    assert.ok(stopped.message.length > 0, "the stop explains itself to the model");
+    assert.ok(stopped.userMessage.length > 0 && stopped.userMessage !== stopped.message, "and, in other words, to the user");
     assert.deepEqual(refusalIn(toolOutputs(ran).at(-1)), stopped.refusal, "the stop's refusal is the last tool result");
     assert.equal(guard.stats().byAction.stop, 1);
     endsStopped(ran, stopped, plan);
@@ -140,4 +146,62 @@ export function adapterContract({ run, turns, modelCalls, toolOutputs, refusalIn
     }
     guard.free();
   });
+
+  test('under preset "openclaw" (which finds a call by its args) too, refused at the bare guard\'s call', async () => {
+    const config = { preset: "openclaw" };
+    const plan = expectedRun({ tool: "status", args: ARGS, resultOf: () => STUCK_RESULT, config });
+    assert.ok(plan.firstBlock !== null && plan.firstBlock < turns);
+    const guard = new LoopGuard(config);
+    const ran = await run(guard, { runId: "openclaw-preset", resultOf: () => STUCK_RESULT, turns });
+    assert.deepEqual(refusalIn(toolOutputs(ran)[plan.firstBlock - 1]), plan.verdicts[plan.firstBlock - 1].refusal);
+    assert.equal(guard.stats().byDetector.ping_pong, 0, "no call mistaken for another");
+    guard.free();
+  });
+
+  test("a stop ends its turn only: the next user message on the thread starts clean, endRun forgets the thread", async () => {
+    const guard = new LoopGuard(CONFIG);
+    const session = {};
+    const first = await run(guard, { runId: "thread-1", resultOf: () => STUCK_RESULT, turns, session });
+    assert.equal(first.stopped?.action, "stop", "the first conversation was stopped");
+    let n = 0;
+    const next = await run(guard, { runId: "thread-1", resultOf: () => `job 42: ${(n += 1)} of 30 steps done`, turns: 3, session });
+    assert.equal(n, 3, "the next user message's calls ran");
+    assert.equal(next.stopped, undefined, "the old stop did not end the next turn");
+    endsDone(next);
+    const live = guard.stats().liveRuns;
+    endRun(next, "thread-1");
+    assert.equal(next.stopped, undefined);
+    assert.equal(guard.stats().liveRuns, live - 1, "endRun forgot the thread in the guard");
+    guard.free();
+  });
+}
+
+/** Three calls going round with the same results: the slowest loop the default preset stops. */
+export const CYCLE = Object.freeze(["a", "b", "c"].map((tool) => Object.freeze({ tool, args: {}, result: `result of ${tool}` })));
+
+/**
+ * The call at which the bare guard stops each loop shape the docs size framework limits by (one
+ * tool call per model turn): an identical call, a ping-pong, a cycle of three (the `cycle` entry of
+ * CYCLE), a failing call. `{shape: stopAt}`; the largest is the bound. (A search whose varying
+ * arguments all find nothing asks new questions: it is warned, never stopped.)
+ */
+export function stopsByShape(config) {
+  const shapes = {
+    identical: () => ({ tool: "status", args: ARGS, result: STUCK_RESULT }),
+    pingPong: (i) => (i % 2 ? { tool: "a", args: {}, result: "ra" } : { tool: "b", args: {}, result: "rb" }),
+    cycle: (i) => CYCLE[i % 3],
+    failing: (i) => ({ tool: "fetch", args: { url: i % 2 }, error: "Error: connect ECONNREFUSED 127.0.0.1:9" }),
+  };
+  const stops = {};
+  for (const [name, shape] of Object.entries(shapes)) {
+    const guard = new LoopGuard(config);
+    for (let i = 0; i < 200 && stops[name] === undefined; i += 1) {
+      const { result, error, ...call } = shape(i);
+      const verdict = guard.check({ ...call, callId: `c${i}` });
+      if (verdict.action === "stop") stops[name] = i + 1;
+      else if (verdict.action !== "block") guard.record({ ...call, callId: `c${i}`, ...(error === undefined ? { result } : { error }) });
+    }
+    guard.free();
+  }
+  return stops;
 }

@@ -29,7 +29,7 @@ const errors = [];
 
 before(async () => {
   server = startProcess(process.execPath, [path.join(demoDir, "serve.mjs")], { env: offlineEnv({ PORT: "0" }) });
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 90_000;
   let match;
   while ((match = /serving (http:\/\/[^/\s]+)\//.exec(server.output())) === null) {
     if (server.exitStatus() !== undefined || Date.now() > deadline) assert.fail(`serve.mjs did not start:\n${server.output()}`);

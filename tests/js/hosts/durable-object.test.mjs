@@ -4,10 +4,13 @@
 // call), also when workerd is killed (SIGKILL) and started again mid-trace, after a refusal, after
 // a warning, or between a check and its record; a run the object's
 // alarm expires starts afresh, as does one ended with POST /end; bad records get 400 with the
-// guard's error code and field.
+// guard's error code and field; requests without a valid bearer token get 401 and change nothing,
+// and another caller's requests on the same run id reach only that caller's own run.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { binary, run } from "../runtimes/support.mjs";
+import { assertAccessRule } from "./access.mjs";
+import { bearer } from "./callers.mjs";
 import { callsOf, firstRefusal, httpGuard, loadTrace, replay, replayInProcess } from "./trace.mjs";
 import { wranglerConfig, workerHost } from "./worker-host.mjs";
 
@@ -16,16 +19,18 @@ const incident = loadTrace("01-update-task-incident.json");
 const RETENTION_MS = 2500;
 let host;
 let expiring;
+let misconfigured;
 
 before(async () => {
-  [host, expiring] = await Promise.all([
+  [host, expiring, misconfigured] = await Promise.all([
     workerHost({ vars: { GUARD_CONFIG: incident.configs.default } }),
     workerHost({ vars: { GUARD_CONFIG: incident.configs.strict, RUN_RETENTION_MS: String(RETENTION_MS) } }),
+    workerHost({ vars: { GUARD_TOKENS: '{"agent-a": "short"}' } }),
   ]);
 });
 
 after(async () => {
-  await Promise.all([host?.stop(), expiring?.stop()]);
+  await Promise.all([host?.stop(), expiring?.stop(), misconfigured?.stop()]);
 });
 
 test(`wrangler.jsonc declares the Worker this test runs (workerd ${run(binary("workerd"), ["--version"]).stdout.trim()})`, () => {
@@ -95,7 +100,7 @@ test("strict preset: the same verdicts as in-process; the alarm forgets an idle 
 });
 
 test("bad requests get 400 with the guard's error code and field, and the run keeps working", async () => {
-  const post = (body) => fetch(`${host.url}/check`, { method: "POST", body });
+  const post = (body) => fetch(`${host.url}/check`, { method: "POST", body, headers: bearer() });
   const answers = [];
   for (const body of ["not json", JSON.stringify({ tool: "t" }), JSON.stringify({ runId: "bad", tool: 7 }), JSON.stringify({ runId: "bad", tool: "t", args: {}, extra: 1 })]) {
     const response = await post(body);
@@ -104,4 +109,10 @@ test("bad requests get 400 with the guard's error code and field, and the run ke
   assert.deepEqual(answers, [[400, "invalid_record"], [400, "invalid_record"], [400, "invalid_record"], [400, "invalid_record"]]);
   const ok = await httpGuard(host.url).check({ runId: "bad", tool: "t" });
   assert.equal(ok.action, "allow");
+});
+
+test("access: without a valid bearer token nothing gets in; another caller's run id is its own run", async (t) => {
+  t.diagnostic(await assertAccessRule(host.url, { trace: incident, config: incident.configs.default, runId: "guarded" }));
+  const response = await fetch(`${misconfigured.url}/check`, { method: "POST", body: JSON.stringify({ runId: "r", tool: "t" }) });
+  assert.deepEqual([response.status, (await response.json()).code], [500, "unconfigured"], "a malformed GUARD_TOKENS secret lets nobody in");
 });

@@ -2,14 +2,15 @@
 // (PORT=0; the gateway prints the URL it listens on) against a given Redis.
 import path from "node:path";
 import { offlineEnv, root, startProcess } from "../runtimes/support.mjs";
+import { GUARD_TOKENS } from "./callers.mjs";
 
 export const gatewayScript = path.join(root, "examples", "node-gateway", "gateway.mjs");
 
-/** A running gateway: {url, pid(), health(), waitHealthy(), stop(), output()}. */
-export async function startGateway({ redisUrl, config }) {
-  const env = offlineEnv({ REDIS_URL: redisUrl, PORT: "0", HOST: "127.0.0.1", GUARD_CONFIG: JSON.stringify(config ?? {}) });
+/** A running gateway letting in the test callers (callers.mjs): {url, pid(), health(), waitHealthy(), stop(), output()}. */
+export async function startGateway({ redisUrl, config, tokens = GUARD_TOKENS }) {
+  const env = offlineEnv({ REDIS_URL: redisUrl, PORT: "0", HOST: "127.0.0.1", GUARD_CONFIG: JSON.stringify(config ?? {}), GUARD_TOKENS: tokens });
   const proc = startProcess(process.execPath, [gatewayScript], { env });
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 90_000;
   let match;
   while ((match = /listening on (http:\/\/\S+)/.exec(proc.output())) === null) {
     if (proc.exitStatus() !== undefined || Date.now() > deadline) {

@@ -3,12 +3,16 @@
 // alternating processes gets exactly the verdicts of one process and of the in-process replay;
 // concurrent records of one run, fired at both processes at once, all count (none lost, none
 // applied twice), also after Redis is killed and restarted; a Redis restart mid-trace loses
-// nothing that was acknowledged, and while Redis is down requests fail with 503 and change nothing.
+// nothing that was acknowledged, and while Redis is down requests fail with 503 and change nothing;
+// requests without a valid bearer token get 401 and change nothing, another caller's requests on
+// the same run id reach only that caller's own run, and the gateway does not start without tokens.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { binary, run } from "../runtimes/support.mjs";
 import { startGateway } from "./gateway-host.mjs";
 import { startRedis } from "./redis.mjs";
+import { assertAccessRule } from "./access.mjs";
+import { bearer } from "./callers.mjs";
 import { callsOf, firstRefusal, httpGuard, loadTrace, replay, replayInProcess } from "./trace.mjs";
 
 const incident = loadTrace("01-update-task-incident.json");
@@ -94,7 +98,7 @@ test("Redis killed and restarted mid-trace: nothing acknowledged is lost; while 
       if (n !== restartBefore) return;
       await redis.kill();
       const { result, error, ...call } = calls[n - 1];
-      const response = await fetch(`${gateways[0].url}/check`, { method: "POST", body: JSON.stringify(call) });
+      const response = await fetch(`${gateways[0].url}/check`, { method: "POST", body: JSON.stringify(call), headers: bearer() });
       refused = [response.status, (await response.json()).code];
       await redis.start();
       await Promise.all(gateways.map((g) => g.waitHealthy()));
@@ -107,7 +111,7 @@ test("Redis killed and restarted mid-trace: nothing acknowledged is lost; while 
 
 test("bad requests get 400 with the guard's error code and field; POST /end forgets the run", async () => {
   const post = async (path, body) => {
-    const response = await fetch(`${gateways[0].url}${path}`, { method: "POST", body });
+    const response = await fetch(`${gateways[0].url}${path}`, { method: "POST", body, headers: bearer() });
     return [response.status, (await response.json()).code];
   };
   assert.deepEqual(await post("/check", "not json"), [400, "invalid_record"]);
@@ -119,4 +123,9 @@ test("bad requests get 400 with the guard's error code and field; POST /end forg
   const { result, ...first } = calls[0];
   const fresh = await replayInProcess([first], config);
   assert.deepEqual(await httpGuard(gateways[0].url).check(first), fresh[0].check);
+});
+
+test("access: without a valid bearer token nothing gets in; another caller's run id is its own run; no tokens, no gateway", async (t) => {
+  t.diagnostic(await assertAccessRule(gateways[0].url, { trace: incident, config, runId: "guarded" }));
+  await assert.rejects(startGateway({ redisUrl: redis.url, config, tokens: "" }), /GUARD_TOKENS must be a JSON object/);
 });

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { LoopGuard } from "tool-loop-guard";
 import { root } from "../runtimes/support.mjs";
+import { bearer } from "./callers.mjs";
 
 /** examples/traces/<file>, parsed. */
 export function loadTrace(file) {
@@ -57,12 +58,14 @@ export function firstRefusal(steps) {
 
 /**
  * A guard over HTTP (the Worker's and the gateway's API): POST /check and /record to `baseUrl`, a
- * URL or a function giving the URL for each request. A non-200 answer throws.
+ * URL or a function giving the URL for each request, as `caller` (callers.mjs). A non-200 answer
+ * throws.
  */
-export function httpGuard(baseUrl) {
+export function httpGuard(baseUrl, { caller = "agent-a" } = {}) {
   const post = async (op, body) => {
     const base = typeof baseUrl === "function" ? baseUrl() : baseUrl;
-    const response = await fetch(`${base}/${op}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+    const headers = { "content-type": "application/json", ...bearer(caller) };
+    const response = await fetch(`${base}/${op}`, { method: "POST", body: JSON.stringify(body), headers });
     const answer = await response.json();
     if (response.status !== 200) throw new Error(`${op} answered ${response.status}: ${JSON.stringify(answer)}`);
     return answer;

@@ -9,6 +9,7 @@ import path from "node:path";
 import ts from "typescript";
 import { packageModules } from "../runtimes/workerd.mjs";
 import { binary, freePorts, pkgDir, root, startProcess, waitForHttp } from "../runtimes/support.mjs";
+import { GUARD_TOKENS } from "./callers.mjs";
 import { restartableServer } from "./restartable.mjs";
 
 export const exampleDir = path.join(root, "examples", "cloudflare-worker");
@@ -65,9 +66,11 @@ const config :Workerd.Config = (
  * A workerd process serving the example on a free 127.0.0.1 port, with its objects' storage in a
  * fresh temporary directory. `vars` override wrangler.jsonc's (e.g. GUARD_CONFIG). Returns {url}
  * and restartableServer's {pid(), output(), start(), kill(), stop()}: killed, it starts again on
- * the same port and storage.
+ * the same port and storage. GUARD_TOKENS is the test callers' unless `vars` sets it.
  */
-export async function workerHost({ vars = {} } = {}) {
+export async function workerHost({ vars: overrides = {} } = {}) {
+  // The secret `wrangler secret put GUARD_TOKENS` would set: the test callers (callers.mjs).
+  const vars = { GUARD_TOKENS, ...overrides };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tlg-worker-host-"));
   const diskDir = path.join(dir, "do-storage");
   fs.mkdirSync(diskDir);

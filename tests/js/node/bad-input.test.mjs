@@ -154,6 +154,26 @@ describe("value rules give the fingerprint of the equivalent JSON", () => {
     sameAs(withError(thrown()), withError((() => thrown())()));
     sameAs(withError({ name: "Error", message: "task not found" }), withError(thrown()));
   });
+  test("an Error hands over its status, code (else its cause's) and Retry-After header: a thrown 429 is transient", () => {
+    const guard = new LoopGuard(CONFIG);
+    let at = 0;
+    const recorded = (error) => {
+      const call = { ...CALL, runId: `r${at}`, at: (at += 1000) };
+      guard.check(call);
+      const verdict = guard.record({ ...call, error });
+      return [verdict.detector, verdict.retryAfterMs];
+    };
+    const rateLimited = Object.assign(new Error("Rate limited"), { status: 429, headers: new Headers({ "Retry-After": "7", "x-request-id": "r1" }) });
+    assert.deepEqual(recorded(rateLimited), ["transient_failure", 7000]);
+    const node = Object.assign(new Error("boom"), { statusCode: 503, headers: { "Retry-After": "2" } });
+    assert.deepEqual(recorded(node), ["transient_failure", 2000]);
+    const fetchFailed = new TypeError("fetch failed", { cause: Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }) });
+    assert.deepEqual(recorded(fetchFailed), ["transient_failure", 1000], "no Retry-After: the first back-off");
+    assert.deepEqual(recorded(new Error("boom")), [null, undefined]);
+    // An error is hashed as its name and message: what it carries beside them is read, not hashed.
+    assert.deepEqual(guard.fingerprint({ ...CALL, error: node }), guard.fingerprint({ ...CALL, error: new Error("boom") }));
+    guard.free();
+  });
   test("Date uses toJSON", () => {
     sameAs(withArgs({ due: "2026-01-02T03:04:05.000Z" }), withArgs({ due: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)) }));
   });

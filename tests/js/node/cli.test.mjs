@@ -58,8 +58,8 @@ for (const sample of sampleFiles) {
     assert.equal(total.type, "total");
     assert.equal(lines.length, runs.length + 1);
 
-    // The same runs through the library directly, one guard as the CLI uses.
-    const guard = new LoopGuard();
+    // The same runs through the library directly, one guard as the CLI uses (records name repeats).
+    const guard = new LoopGuard({ sameAs: true });
     const expected = readTrajectories(fs.readFileSync(sample, "utf8"), { name: sample }).map((t, i) =>
       replayTrajectory(guard, t, { guardRunId: `0:${t.runId}` }),
     );
@@ -104,19 +104,36 @@ test("exit code 1: a run that would have been refused; the timeline names the re
   const first = run.summary.refusals[0];
   assert.ok(first !== undefined);
   const row = run.timeline.find((r) => r.index === first.index);
-  assert.match(out.stdout, new RegExp(`^  +${first.index}  get_status +\\{"job":7\\}  ${first.action} +${first.detector} +${first.count}  ${first.cost === "costless" ? "costless" : "withheld new information"}$`, "m"));
+  assert.match(out.stdout, new RegExp(`^  +${first.index}  get_status +\\{"job":7\\}  ${first.action} +call +${first.detector} +${first.count}  ${first.cost === "costless" ? "costless" : "withheld new information"}$`, "m"));
   assert.equal(row.record, null);
+  assert.equal(row.from, "check", "a refusal's count is the check's, before the call");
+  // The count column says where each count is from: a warning on a result counts results.
+  const warnedOnResult = run.timeline.find((r) => r.from === "record");
+  assert.ok(warnedOnResult !== undefined && warnedOnResult.record.action === "warn");
+  assert.match(out.stdout, new RegExp(`^  +${warnedOnResult.index}  get_status +\\{"job":7\\}  warn +result +${warnedOnResult.detector} +${warnedOnResult.count}  same result as call-1$`, "m"));
+  // Each repeat of "pending" names the first call that returned it (the replay turns sameAs on).
+  assert.equal(warnedOnResult.sameAs, "call-1");
+  assert.match(out.stdout, /^ +# +tool +args +verdict +on +detector +count$/m);
+  // The stop's own call would have returned "pending" again: costless, and the note says the run ended.
+  const stop = run.summary.refusals.at(-1);
+  assert.equal(stop.action, "stop");
+  assert.match(out.stdout, new RegExp(`^  +${stop.index}  .*stop +call .*  costless; run ended$`, "m"));
+  assert.match(out.stdout, new RegExp(`summary: 25 calls: ${run.summary.ran} ran, ${25 - run.summary.ran} not run \\(${25 - run.summary.ran} repeats of their last result, 0 new\\)`));
   // Every refused call here would have returned "pending" again, which get_status already returned.
   assert.ok(run.summary.refusals.filter((r) => r.action === "block").every((r) => r.cost === "costless"));
   assert.match(out.stdout, new RegExp(`first refusal at call ${first.index} \\(${first.action} ${first.detector}\\)`));
   assert.match(out.stdout, /^total: 1 run, 25 calls; .*1 refused/m);
+  // The repeats of "pending" that ran are the bytes a host using sameAs would not resend.
+  const repeatBytes = (run.summary.ran - 1) * "pending".length;
+  assert.equal(run.summary.notResent, repeatBytes);
+  assert.match(out.stdout, new RegExp(`; ${repeatBytes} result bytes \\(\\d+\\.\\d %\\) repeat an earlier identical result`));
 });
 
 test("exit code 0: nothing refused; --quiet prints summaries and the total only", () => {
   const fine = file("fine.jsonl", distinct("fine"));
   const out = cli(["replay", fine]);
   assert.equal(out.code, 0);
-  assert.match(out.stdout, /^  summary: 3 calls: 3 ran, 0 would have been saved; no warning; nothing refused$/m);
+  assert.match(out.stdout, /^  summary: 3 calls: 3 ran, 0 not run; no warning; nothing refused$/m);
   const quiet = cli(["replay", "--quiet", fine]);
   assert.equal(quiet.code, 0);
   const lines = quiet.stdout.trim().split("\n");
@@ -153,6 +170,7 @@ test("exit code 2: bad input names the file, the line and the reason; other inpu
   assert.match(out.stderr, new RegExp(`^tool-loop-guard: bad input: ${escape(broken)}:3: not valid JSON`, "m"));
   assert.doesNotMatch(out.stdout, /^run b /m, "no half-read run is printed");
   assert.match(out.stdout, /^run fine2 /m);
+  assert.match(out.stdout, /^total: 1 run, 3 calls; .*; 1 bad input not counted$/m, "the total says what it leaves out");
 
   const notTool = file("not-a-tool.jsonl", [distinct("n")[0], { runId: "n", tool: 42 }]);
   assert.match(cli(["replay", notTool]).stderr, new RegExp(`${escape(notTool)}:2: tool is not a non-empty string`));
@@ -160,6 +178,7 @@ test("exit code 2: bad input names the file, the line and the reason; other inpu
   const u = cli(["replay", unknown]);
   assert.equal(u.code, 2);
   assert.match(u.stderr, new RegExp(`${escape(unknown)}: not a trajectory format this reader knows`));
+  assert.equal(u.stdout, "", "no input was read: no \"total: 0 runs\" beside the error");
   const missing = cli(["replay", path.join(tmp, "nope.jsonl")]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /nope\.jsonl: cannot read the file: ENOENT/);

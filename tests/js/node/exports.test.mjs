@@ -17,16 +17,20 @@ test("the exports map lists the conditions in the order runtimes resolve them", 
   assert.deepEqual(Object.keys(manifest.exports), [
     ".", "./inline", "./replay", "./ai-sdk", "./openai-agents", "./langchain", "./mcp", "./mastra", "./openclaw", "./otel", "./package.json",
   ]);
-  assert.deepEqual(Object.keys(manifest.exports["."]), ["types", "workerd", "browser", "deno", "bun", "node", "default"]);
+  // Each condition carries its own types (Node's require its CommonJS ones), so no tool reads CommonJS
+  // types for an ESM file or the reverse (publint --strict, in tests/js/runtimes/packaging.test.mjs).
+  assert.deepEqual(Object.keys(manifest.exports["."]), ["workerd", "browser", "deno", "bun", "node", "types", "default"]);
+  const esm = (file) => ({ types: "./index.d.ts", default: file });
   assert.deepEqual(manifest.exports["."], {
-    types: { require: "./cjs/entries/node-cjs.d.ts", default: "./index.d.ts" },
-    workerd: "./entries/workerd.js",
-    browser: "./index.js",
-    deno: "./entries/deno.js",
-    bun: "./entries/node.js",
-    node: { import: "./entries/node.js", require: "./cjs/entries/node-cjs.js" },
+    workerd: esm("./entries/workerd.js"),
+    browser: esm("./index.js"),
+    deno: esm("./entries/deno.js"),
+    bun: esm("./entries/node.js"),
+    node: { import: esm("./entries/node.js"), require: { types: "./cjs/entries/node-cjs.d.ts", default: "./cjs/entries/node-cjs.js" } },
+    types: "./index.d.ts",
     default: "./index.js",
   });
+  for (const [subpath, [types]] of Object.entries(manifest.typesVersions["*"])) assert.equal(types, manifest.exports[`./${subpath}`].types, `typesVersions of ${subpath} (TypeScript's node10 resolution)`);
   assert.deepEqual(manifest.exports["./inline"], { types: "./entries/inline.d.ts", default: "./entries/inline.js" });
   assert.deepEqual(manifest.exports["./replay"], { types: "./replay/index.d.ts", default: "./replay/index.js" });
   for (const adapter of ["ai-sdk", "openai-agents", "langchain", "mcp", "mastra", "openclaw", "otel"]) {

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { LoopGuard } from "tool-loop-guard";
-import { addToTotals, emptyTotals, replayTrajectory, RunReplay } from "tool-loop-guard/replay";
+import { addToTotals, emptyTotals, PACE_MS, replayTrajectory, RunReplay } from "tool-loop-guard/replay";
 
 const run = (steps, runId = "r") => ({ runId, format: "jsonl", meta: {}, steps });
 const poll = (text, durationMs = 5) => ({ tool: "check_job", args: { id: 7 }, result: { content: [{ type: "text", text }], details: { durationMs } } });
@@ -47,7 +47,7 @@ test("a veto is costless only when the same call already returned that result: o
   assert.deepEqual(otherTool.summary.refusals.map((r) => [r.index, r.action, r.cost]), [[5, "block", "withheld"]]);
 });
 
-test("a stop ends the run; it is judged by the call it refused, and the calls after it count as saved", () => {
+test("a stop ends the run; it is judged by the call it refused; the calls after it are not run, and saved when they repeat", () => {
   const steps = Array.from({ length: 9 }, () => poll("running"));
   const report = replayTrajectory(new LoopGuard({ preset: "strict" }), run(steps));
   const { summary } = report;
@@ -56,13 +56,25 @@ test("a stop ends the run; it is judged by the call it refused, and the calls af
   const stop = summary.refusals.at(-1);
   assert.equal(stop.action, "stop");
   assert.equal(stop.cost, "costless", "the stopped call would have returned what it returned last time");
-  assert.equal(summary.saved, 9 - summary.ran);
+  assert.equal(summary.notRun, 9 - summary.ran);
+  assert.equal(summary.saved, summary.notRun, "every call not run would have repeated its last result");
   assert.equal(report.timeline.length, summary.stoppedAt, "no rows after the stop");
   assert.ok(summary.refusals.slice(0, -1).every((r) => r.action === "block" && r.cost === "costless"));
   // The same loop, but the stopped call would have answered "done": that stop withheld it.
   const changed = [...steps.slice(0, summary.stoppedAt - 1), poll("done")];
   const last = replayTrajectory(new LoopGuard({ preset: "strict" }), run(changed)).summary.refusals.at(-1);
   assert.deepEqual([last.action, last.cost], ["stop", "withheld"]);
+});
+
+test("calls not run whose real results would have been new are not counted as saved", () => {
+  // A poll refused, then stopped, while its real status kept changing after the stop.
+  const statuses = ["running", "running", "running", "running", "running", "running", "1 of 3 done", "2 of 3 done", "running"];
+  const report = replayTrajectory(new LoopGuard({ preset: "strict" }), run(statuses.map((text) => poll(text))));
+  const { summary } = report;
+  assert.notEqual(summary.stoppedAt, null);
+  assert.equal(summary.notRun, summary.calls - summary.ran);
+  // Not saved: the two new statuses; saved: every other call not run (repeats of "running").
+  assert.equal(summary.saved, summary.notRun - 2);
 });
 
 test("events reach the guard: a compaction arms the post-compaction guard", () => {
@@ -98,7 +110,7 @@ test("the engine only reads verdicts: it records what was allowed, never what wa
   assert.deepEqual(seen, [
     ["check", 1, 1000],
     ["record", 1, "a"],
-    ["check", 2, 1000],
+    ["check", 2, 1000 + PACE_MS], // a call without a timestamp comes a model's turn after the one before
     ["progress", "r", "user replied"],
     ["check", 3, 5000],
     ["record", 3, "c"],
@@ -116,7 +128,8 @@ test("RunReplay steps one at a time and totals add up", () => {
   assert.deepEqual(report.meta, { solved: true });
   const other = replayTrajectory(guard, run([poll("a"), poll("b")], "two"));
   const totals = [report, other].reduce((t, r) => addToTotals(t, r.summary), emptyTotals());
-  assert.deepEqual(totals, { runs: 2, calls: 6, ran: 5, saved: 1, runsWarned: 2, runsRefused: 1, runsStopped: 0, refusals: 1, withheld: 0, costless: 1 });
+  assert.deepEqual(totals, { runs: 2, calls: 6, ran: 5, notRun: 1, saved: 1, runsWarned: 2, runsRefused: 1, runsStopped: 0, refusals: 1, withheld: 0, costless: 1, resultBytes: report.summary.resultBytes + other.summary.resultBytes, notResent: 0 });
+  assert.ok(report.summary.resultBytes > 0);
   assert.equal(guard.stats().liveRuns, 0, "finished runs are ended in the guard");
 });
 
@@ -124,4 +137,13 @@ test("replays are deterministic without timestamps", () => {
   const steps = Array.from({ length: 12 }, (_, i) => ({ tool: "process", args: { action: "poll", sessionId: "s" }, result: i < 2 ? `tick ${i}` : "still running" }));
   const once = () => replayTrajectory(new LoopGuard(), run(steps)).timeline;
   assert.deepEqual(once(), once());
+});
+
+test("result bytes are UTF-8 bytes; repeats of an identical result are counted as not resent under sameAs", () => {
+  const texts = ["naïve €", "emoji 😀", "cut \ud83d", "naïve €"];
+  const steps = texts.map((text) => ({ tool: "read", args: { path: "a" }, result: text }));
+  const { summary } = replayTrajectory(new LoopGuard({ sameAs: true }), run(steps));
+  assert.equal(summary.resultBytes, texts.reduce((n, t) => n + Buffer.byteLength(t, "utf8"), 0));
+  // Call 4 returns call 1's text again (other texts came between): a host could drop it.
+  assert.equal(summary.notResent, Buffer.byteLength("naïve €", "utf8"));
 });

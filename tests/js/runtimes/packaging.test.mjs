@@ -3,7 +3,8 @@
 // (without any permission for the package), Bun, workerd (bundled by esbuild with wrangler's
 // conditions, the way a Worker project builds it) and Chromium — each running the corpus; and a
 // TypeScript consumer compiled against the shipped types with moduleResolution "bundler" and
-// "nodenext" (ESM and CommonJS files), skipLibCheck off; and the package's bin run by npx.
+// "nodenext" (ESM and CommonJS files), skipLibCheck off; the package's bin run by npx; and the
+// tarball linted by publint (strict) and @arethetypeswrong/cli (pinned devDependencies, offline).
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -57,6 +58,27 @@ test("the tarball ships every entry, the .wasm, the types, README and LICENSE, a
   }
   const unexpected = shipped.filter((f) => !/^(cjs\/(entries\/)?|entries\/|replay\/(formats\/)?|cli\/|adapters\/)?[\w.-]+\.(js|cjs|d\.ts|wasm|json)$|^(README\.md|LICENSE)$/.test(f));
   assert.deepEqual(unexpected, []);
+});
+
+test("publint --strict: the tarball's package.json, exports and types are clean", () => {
+  const result = run(process.execPath, [path.join(root, "node_modules", "publint", "src", "cli.js"), "--strict", path.join(tmp, tarball.filename)], { cwd: tmp });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /All good!/);
+});
+
+test("@arethetypeswrong/cli: every entry resolves with types everywhere; the subpaths are ESM-only, as the README says", async () => {
+  // The CLI's own engine, for the list of problems (its JSON on a pipe can be cut short at exit).
+  const { checkPackage, createPackageFromTarballData } = await import("@arethetypeswrong/core");
+  const analysis = await checkPackage(createPackageFromTarballData(new Uint8Array(fs.readFileSync(path.join(tmp, tarball.filename)))));
+  const cli = path.join(root, "node_modules", "@arethetypeswrong", "cli", "dist", "index.js");
+  const subpaths = Object.keys(JSON.parse(fs.readFileSync(path.join(pkgDir, "package.json"), "utf8")).exports).filter((p) => p !== "." && p !== "./package.json");
+  // The one finding, argued in the README ("CommonJS"): a require() of a subpath needs `await import()`.
+  assert.deepEqual(
+    analysis.problems.map((p) => `${p.kind} ${p.entrypoint} ${p.resolutionKind}`).sort(),
+    subpaths.map((p) => `CJSResolvesToESM ${p} node16-cjs`).sort(),
+  );
+  const ignored = run(process.execPath, [cli, path.join(tmp, tarball.filename), "--no-definitely-typed", "--ignore-rules", "cjs-resolves-to-esm"], { cwd: tmp });
+  assert.equal(ignored.status, 0, ignored.stdout + ignored.stderr);
 });
 
 test("the installed bin: npx tool-loop-guard replay prints a timeline and exits 1 on a refused loop", () => {

@@ -153,32 +153,45 @@ export async function freePorts(count) {
 }
 
 /**
- * Starts a long-running child (a server); `stop()` ends it by its pid and waits. Its output is
- * collected for failure messages.
+ * Starts a long-running child (a server); `stop()` ends it by its pid and waits (with `group`, its
+ * whole process group: a server that starts children of its own). Its output is collected for
+ * failure messages.
  */
-export function startProcess(command, args, { cwd = root, env = offlineEnv() } = {}) {
-  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+export function startProcess(command, args, { cwd = root, env = offlineEnv(), group = false } = {}) {
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: group });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
   let exitStatus;
   exited.then((status) => (exitStatus = status));
+  // With `group`, the process leads its own group and stop() signals the whole group (its children too).
+  const signal = (name) => {
+    try {
+      if (group) process.kill(-child.pid, name);
+      else if (exitStatus === undefined) child.kill(name);
+    } catch {
+      // already gone
+    }
+  };
   return {
     child,
     output: () => output,
     exitStatus: () => exitStatus,
+    /** Resolves to the exit code (or signal) when the process exits. */
+    exited,
     async stop() {
-      if (exitStatus === undefined) child.kill("SIGTERM");
-      const timer = setTimeout(() => exitStatus === undefined && child.kill("SIGKILL"), 5_000);
+      if (exitStatus === undefined || group) signal("SIGTERM");
+      const timer = setTimeout(() => signal("SIGKILL"), 5_000);
       await exited;
       clearTimeout(timer);
+      if (group) signal("SIGKILL");
     },
   };
 }
 
 /** Waits until `url` answers (any HTTP status), or fails once `proc` exits or `timeoutMs` passes. */
-export async function waitForHttp(url, proc, timeoutMs = 20_000) {
+export async function waitForHttp(url, proc, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (proc.exitStatus() !== undefined) assert.fail(`the server exited (${proc.exitStatus()}) before answering:\n${proc.output()}`);
