@@ -18,8 +18,8 @@ import { LoopGuardError } from "./errors.js";
 /** Lowercase hex SHA-256 of a string's UTF-8 bytes. */
 export type TextHasher = (text: string) => string;
 
-/** The 32-byte SHA-256 of bytes. */
-export type BytesHasher = (bytes: Uint8Array) => Uint8Array;
+/** Writes the 32-byte SHA-256 of `bytes` into `out` at `at`. */
+export type BytesHasher = (bytes: Uint8Array, out: Uint8Array, at: number) => void;
 
 /** How text parts longer than `above` UTF-8 bytes are handed over: hashed by `hash`, else as side text. */
 export interface LargeTexts {

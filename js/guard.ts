@@ -143,6 +143,24 @@ export class LoopGuardCore {
     return text;
   }
 
+  /**
+   * Whether `record()` verdicts carry `sameAs` (config `sameAs: true`; never under
+   * `preset: "openclaw"`, whose detection keeps no call ids).
+   */
+  get reportsSameAs(): boolean {
+    return this.#call(() => this.#live().reportsSameAs(), false) as boolean;
+  }
+
+  /**
+   * The one line, written for the model, that may stand in its context for a tool result
+   * repeating call `callId`'s (a record verdict's `sameAs`), while that call's result stays whole.
+   * Throws LoopGuardError `invalid_record` (field `callId`) unless `callId` is a string.
+   */
+  sameAsReference(callId: string): string {
+    if (typeof callId !== "string") throw new LoopGuardError("invalid_record", "callId must be a string", "callId");
+    return this.#call(() => this.#live().sameAsReference(callId), false) as string;
+  }
+
   /** Releases the guard's wasm memory; the guard cannot be used afterwards. */
   free(): void {
     const raw = this.#raw;

@@ -28,6 +28,10 @@ export interface RawGuard {
   importRun(bytes: Uint8Array): string | undefined;
   stats(): string;
   metrics(): string;
+  /** Whether record verdicts carry `sameAs` under this guard's config. */
+  reportsSameAs(): boolean;
+  /** The model-facing text standing for a result that repeats call `callId`'s. */
+  sameAsReference(callId: string): string;
   free(): void;
 }
 
@@ -93,10 +97,12 @@ export class WasmRuntime {
   #offerHostSha256(): void {
     const hash = this.#hashBytes;
     if (hash === undefined || this.bindings.setHostSha256 === undefined) return;
+    // One view of the memory, renewed when the memory grows (its buffer is then replaced).
+    let view = new Uint8Array(0);
     this.bindings.setHostSha256({
       digest: (at, len, out) => {
-        const memory = new Uint8Array(this.memory.buffer);
-        memory.set(hash(memory.subarray(at, at + len)), out);
+        if (view.buffer !== this.memory.buffer) view = new Uint8Array(this.memory.buffer);
+        hash(view.subarray(at, at + len), view, out);
       },
     });
   }

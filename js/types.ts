@@ -75,7 +75,11 @@ interface VerdictFields {
   wouldBe?: { action: Action; level: Level; detector: DetectorId | null };
   /** `tool_cap` and `transient_failure`: how long (ms) until the call may be made again. */
   retryAfterMs?: number;
-  /** Under `sameAs: true`, on a record: the call id of the earlier call whose identical result this one repeats. */
+  /**
+   * Under `sameAs: true`, on a record: the call id of the earlier call whose identical result this
+   * one repeats. A host may send the model `guard.sameAsReference(sameAs)` instead of this result
+   * (the AI SDK, LangChain and Mastra adapters do with `dropRepeatedResults: true`).
+   */
   sameAs?: string;
 }
 
@@ -167,7 +171,10 @@ export interface LoopGuardConfig {
   pollBudgetMs?: number;
   /** A call failing transiently (429, 503, …) for this long in a row is refused once as unavailable (default 300000). */
   transientBudgetMs?: number;
-  /** Record verdicts carry `sameAs`, the call id of the earlier call whose result a record repeats (off by default). */
+  /**
+   * Record verdicts carry `sameAs`, the call id of the earlier call whose result a record repeats
+   * (off by default; ignored under `preset: "openclaw"`). Adapters' `dropRepeatedResults` needs it.
+   */
   sameAs?: boolean;
   /** `enforce` (default); `inject`: refusals become warnings with a hint; `shadow`: always allow, with `wouldBe`. */
   policy?: Policy;

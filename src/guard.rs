@@ -1,18 +1,19 @@
 //! The guard: parses records, keeps the run table, runs the detectors and turns findings into
 //! verdicts. This is the whole native API; the wasm bindings only translate to and from it.
 
-use crate::config::tools::{kind_of, ToolKind};
+use crate::config::tools::{kind_by_name, kind_of, ToolKind};
 use crate::config::Config;
 use crate::detectors::shared_cause;
-use crate::detectors::{decide, Proposal};
+use crate::detectors::{decide, NamedFiles, Proposal};
 use crate::error::{ErrorCode, GuardError};
 use crate::json::escape::write_string;
-use crate::json::members::{fnv1a, MemberHashes, FNV_START};
+use crate::json::members::{fnv1a, FNV_START};
 use crate::json::pointer::without_pointers;
 use crate::json::scrub::RawContent;
 use crate::openclaw::OpenClawEngine;
 use crate::record::effects::{
-    effect_of, effect_of_kind, named_files, reads_arguments, Effect, Writes,
+    effect_of, effect_of_kind, file_operation_effect, named_files, reads_arguments, Effect, Writes,
+    ARGUMENT_KEYS,
 };
 use crate::record::failure_class::{of_fields, of_value, FailureClass};
 use crate::record::input::{parse_call, parse_outcome, CallFields, CallInput, OutcomeInput};
@@ -56,6 +57,18 @@ impl Guard {
             config,
             stats: Counters::default(),
         })
+    }
+
+    /// Whether record verdicts carry `sameAs`: config `sameAs: true`, and not under
+    /// `preset: "openclaw"` (whose own detection keeps no call ids).
+    pub fn reports_same_as(&self) -> bool {
+        self.config.same_as && self.openclaw.is_none()
+    }
+
+    /// The model-facing text a host may put in place of a result that repeats, identically, the
+    /// result of the earlier call `call_id` (a record verdict's `sameAs`).
+    pub fn same_as_reference(&self, call_id: &str) -> String {
+        crate::verdict::messages::same_result_as(call_id)
     }
 
     /// A guard from config JSON text.
@@ -343,7 +356,7 @@ impl Guard {
         kind: ToolKind,
         args: Fingerprint,
         at: Option<f64>,
-        names: &'a [u32],
+        names: &'a NamedFiles<'a>,
     ) -> Proposal<'a> {
         let settings = config.tools.get(tool);
         let (warning_threshold, critical_threshold) = config.thresholds(settings);
@@ -364,52 +377,51 @@ impl Guard {
     /// command's timeout is not an outage.
     fn runs_commands(&self, call: &CallInput) -> bool {
         let settings = self.config.tools.get(&*call.tool);
-        kind_of(&call.tool, &Value::Null, settings, &self.config.poll_tools) == ToolKind::Command
+        kind_of(&call.tool, None, settings, &self.config.poll_tools) == ToolKind::Command
     }
 
     /// What the guard reads of a call: its fingerprint, its kind and what it may write (from
-    /// its name, refined by its arguments where they say more: `record::effects`), and the files
-    /// it names. Only calls whose effect depends on their arguments have them parsed.
+    /// its name, refined by its arguments where they say more: `record::effects`). Only calls
+    /// whose effect depends on their arguments have them read, and then only the few top-level
+    /// strings their effect depends on (every string for a file operation).
     fn call_facts(&self, call: &CallInput) -> Result<CallFacts, GuardError> {
         let settings = self.config.tools.get(&*call.tool);
         let poll_tools = &self.config.poll_tools;
         let configured = settings.and_then(|s| s.kind);
+        let name_kind = kind_by_name(&call.tool, poll_tools);
         let needs_args = call.tool == "process"
-            || configured.is_none()
-                && reads_arguments(
-                    &call.tool,
-                    kind_of(&call.tool, &Value::Null, None, poll_tools),
-                );
-        if !needs_args {
-            let kind = kind_of(&call.tool, &Value::Null, settings, poll_tools);
-            if kind == ToolKind::Read {
-                // A read's argument members say, when it stalls, which arguments it varied.
-                let (digest, members) = call.args_digest_and_members()?;
-                let mut facts =
-                    CallFacts::new(fingerprint(&digest), effect_of_kind(kind), Vec::new());
-                facts.members = members;
-                return Ok(facts);
-            }
-            let args = fingerprint(&call.args_digest()?);
-            return Ok(CallFacts::new(args, effect_of_kind(kind), Vec::new()));
-        }
+            || configured.is_none() && reads_arguments(&call.tool, name_kind);
         let args = fingerprint(&call.args_digest()?);
-        let parsed = RawContent(Some(call.args()?));
-        let value = parsed.0.as_ref().unwrap_or(&Value::Null);
-        let kind = kind_of(&call.tool, value, settings, poll_tools);
-        if configured.is_some() || kind == ToolKind::Poll {
-            return Ok(CallFacts::new(args, effect_of_kind(kind), Vec::new()));
+        if !needs_args {
+            let kind = configured.unwrap_or(name_kind);
+            // A read's argument members say, when it stalls, which arguments it varied.
+            let mut facts = CallFacts::new(args, effect_of_kind(kind));
+            facts.has_members = kind == ToolKind::Read;
+            return Ok(facts);
         }
-        let effect = effect_of(&call.tool, kind, value);
-        Ok(CallFacts::new(args, effect, named_files(value)))
+        let strings = call.arg_strings(ARGUMENT_KEYS)?;
+        let kind = kind_of(&call.tool, strings.get("action"), settings, poll_tools);
+        if configured.is_some() || kind == ToolKind::Poll {
+            return Ok(CallFacts::new(args, effect_of_kind(kind)));
+        }
+        let effect = match effect_of(&call.tool, kind, &strings) {
+            Some(effect) => effect,
+            None => {
+                let parsed = RawContent(Some(call.args()?));
+                file_operation_effect(parsed.0.as_ref().unwrap_or(&Value::Null))
+            }
+        };
+        let mut facts = CallFacts::new(args, effect);
+        facts.names_files = true;
+        Ok(facts)
     }
 
     fn check_call(&mut self, call: &CallInput, facts: CallFacts, now_ms: f64) -> Answer {
         let CallFacts {
             args,
             effect: Effect { kind, writes },
-            names,
-            members,
+            names_files,
+            has_members,
         } = facts;
         let run_id = call.run_id.as_deref();
         if !self.config.enabled {
@@ -420,11 +432,22 @@ impl Guard {
         let run = self.runs.get_or_create(run_id);
         let at = call.at.unwrap_or(now_ms);
         let known_tool = run.find_tool(&call.tool);
+        let read_names = || named_files_of(call);
+        let names = match names_files {
+            true => NamedFiles::read_by(&read_names),
+            false => NamedFiles::none(),
+        };
         let proposal = Self::proposal(config, known_tool, &call.tool, kind, args, Some(at), &names);
-        // A read's arguments are remembered only while a stall forms (its last two results are
-        // one, for different arguments): most runs keep nothing.
-        let stalling = known_tool.is_some_and(|tool| stall_forming(run, tool));
-        let differing = match members.is_empty() || !stalling {
+        // A read's arguments are read and remembered only while a stall forms (its last two
+        // results are one, for different arguments): most runs keep nothing.
+        let stalling = has_members && known_tool.is_some_and(|tool| stall_forming(run, tool));
+        let members = match stalling {
+            true => call
+                .args_digest_and_members()
+                .map_or_else(|_| Vec::new(), |(_, m)| m),
+            false => Vec::new(),
+        };
+        let differing = match members.is_empty() {
             true => Vec::new(),
             false => run
                 .last_arguments
@@ -577,7 +600,9 @@ impl Guard {
             }
             _ => None,
         };
-        let next_identical = Self::proposal(config, Some(tool), &call.tool, kind, args, None, &[]);
+        let no_names = NamedFiles::none();
+        let next_identical =
+            Self::proposal(config, Some(tool), &call.tool, kind, args, None, &no_names);
         let answer = match (decide(run, &next_identical, config), shared) {
             (Some(found), _) if found.level >= Level::Critical => {
                 let verdict = Verdict::forecast(&found, &call.tool, run_id, quote().as_deref());
@@ -637,21 +662,27 @@ struct OutcomeCall {
 struct CallFacts {
     args: Fingerprint,
     effect: Effect,
-    /// The files its arguments name (`effects::named_files`).
-    names: Vec<u32>,
-    /// A read's top-level argument members (`json::members`).
-    members: Vec<MemberHashes>,
+    /// Its arguments may name files (`effects::named_files`), read when a rule asks.
+    names_files: bool,
+    /// A read: its top-level argument members (`json::members`) are read when it stalls.
+    has_members: bool,
 }
 
 impl CallFacts {
-    fn new(args: Fingerprint, effect: Effect, names: Vec<u32>) -> CallFacts {
+    fn new(args: Fingerprint, effect: Effect) -> CallFacts {
         CallFacts {
             args,
             effect,
-            names,
-            members: Vec::new(),
+            names_files: false,
+            has_members: false,
         }
     }
+}
+
+/// The files a call's arguments name (`effects::named_files`), read from their tree.
+fn named_files_of(call: &CallInput) -> Vec<u32> {
+    let parsed = RawContent(call.args().ok());
+    parsed.0.as_ref().map_or_else(Vec::new, named_files)
 }
 
 /// The names of the top-level arguments of `call` whose canonical keys hash to one of `keys` (at

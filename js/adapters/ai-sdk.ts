@@ -7,9 +7,13 @@
  * message on the next step. One wrap per request: wrapping is the start of a user turn
  * (`progress(runId, "user_turn")`), and its notes live as long as the request. Wrapping tools
  * that are already guarded wraps their original `execute` again, so nothing is checked twice.
+ * With `dropRepeatedResults: true` (and a guard built with `sameAs: true`), `prepareStep` also
+ * sends each tool result that repeats an earlier identical one, still in the messages, as the
+ * core's one-line reference to it (see repeated-results.ts); the host's messages are not changed.
  * No runtime import of `ai`: the types below are the shapes it uses.
  */
-import { type CallGuard, guardedCall, RunNotes, type StopVerdict } from "./guarded-call.js";
+import { guardedCall, RunNotes, type StopVerdict } from "./guarded-call.js";
+import { RepeatedResults, type SameAsGuard, withoutRepeats } from "./repeated-results.js";
 
 /** A tool as `ai` defines one; only `execute` is touched (tools without one are passed through). */
 export interface AiSdkTool {
@@ -35,6 +39,12 @@ export interface AiSdkGuardOptions<TOOLS> {
    * wrap per request. Absent: the guard's default run.
    */
   runId?: string;
+  /**
+   * Send a tool result that repeats an earlier identical result of the same call as a one-line
+   * reference to that call (through `prepareStep`). Needs a guard built with `sameAs: true`, else
+   * `guardAiSdk` throws LoopGuardError `invalid_config` (field `sameAs`). Default false.
+   */
+  dropRepeatedResults?: boolean;
 }
 
 export interface GuardedAiSdk<TOOLS> {
@@ -43,8 +53,9 @@ export interface GuardedAiSdk<TOOLS> {
   /** Pass as (or add to) `stopWhen`: true once the guard has stopped the run. */
   stopWhen: (options: { steps: readonly unknown[] }) => boolean;
   /**
-   * Pass as `prepareStep` (or call from yours): appends the pending hints as a user message. `M` is
-   * the SDK's `ModelMessage`, of which `{ role: "user", content: string }` is one form.
+   * Pass as `prepareStep` (or call from yours): appends the pending hints as a user message and,
+   * under `dropRepeatedResults`, replaces repeated tool results by references. `M` is the SDK's
+   * `ModelMessage`, of which `{ role: "user", content: string }` is one form.
    */
   prepareStep: <M>(options: { messages: M[] }) => { messages: M[] } | undefined;
   /** The `stop` verdict that ended this request's loop, if one did: show its `userMessage` to the user. */
@@ -55,10 +66,11 @@ export interface GuardedAiSdk<TOOLS> {
 
 /** Guards the tools of one AI SDK request (one user turn of the conversation `runId`). */
 export function guardAiSdk<TOOLS extends Record<string, AiSdkTool>>(
-  guard: CallGuard,
+  guard: SameAsGuard,
   options: AiSdkGuardOptions<TOOLS>,
 ): GuardedAiSdk<TOOLS> {
   const { runId } = options;
+  const repeats = RepeatedResults.when(options.dropRepeatedResults, guard);
   const notes = new RunNotes(guard);
   notes.newTurn(runId);
   const tools = {} as Record<string, AiSdkTool>;
@@ -72,6 +84,7 @@ export function guardAiSdk<TOOLS extends Record<string, AiSdkTool>>(
     const guarded: Execute = async (input, executeOptions) => {
       const call = { runId, tool: name, args: input, callId: executeOptions?.toolCallId };
       const outcome = await guardedCall(guard, call, () => execute.call(tool, input, executeOptions));
+      if (outcome.kind === "ran" && outcome.recorded !== undefined) repeats?.note(runId, call.callId, outcome.recorded);
       if (outcome.kind === "refused") {
         notes.noteStop(runId, outcome.verdict);
         return outcome.refusal;
@@ -87,12 +100,16 @@ export function guardAiSdk<TOOLS extends Record<string, AiSdkTool>>(
     tools: tools as TOOLS,
     stopWhen: () => notes.stopped(runId) !== undefined,
     prepareStep: ({ messages }) => {
+      const sent = repeats === undefined ? messages : withoutRepeats(messages, repeats.pass(runId));
       const hints = notes.takeHints(runId);
-      if (hints.length === 0) return undefined;
+      if (hints.length === 0) return sent === messages ? undefined : { messages: [...sent] };
       const hint = { role: "user", content: hints.join("\n\n") } as (typeof messages)[number];
-      return { messages: [...messages, hint] };
+      return { messages: [...sent, hint] };
     },
     stopped: () => notes.stopped(runId),
-    endRun: () => notes.endRun(runId),
+    endRun: () => {
+      repeats?.endRun(runId);
+      notes.endRun(runId);
+    },
   };
 }

@@ -21,12 +21,16 @@ export interface CallGuard {
 /** The `progress()` reason an adapter gives when a new user message begins a turn of a run. */
 export const USER_TURN = "user_turn";
 
-/** The tool ran: its result (or what it threw) and the hint for the model, if either verdict warned. */
+/**
+ * The tool ran: its result (or what it threw), the verdict of its record and the hint for the
+ * model, if either verdict warned.
+ */
 export interface Ran<R> {
   kind: "ran";
   result?: R;
   threw: boolean;
   error?: unknown;
+  recorded?: Verdict;
   hint?: string;
 }
 
@@ -61,6 +65,7 @@ export async function guardedCall<R>(guard: CallGuard, call: ToolCall, execute: 
   // The args go with the record although the default engine finds the call by its callId: the
   // `openclaw` preset identifies a record's call (and reads its outcome) by its args.
   const after = guard.record(outcome.threw ? { ...call, error: outcome.error } : { ...call, result: outcome.result });
+  outcome.recorded = after;
   const hint = after.hint ?? before.hint;
   if (hint !== undefined) outcome.hint = hint;
   return outcome;

@@ -7,11 +7,15 @@
  * guard stopped the run, jumps to the end with an assistant message holding the stop's
  * `userMessage` instead of calling the model again. The run id is the LangGraph `thread_id`
  * (`{ configurable: { thread_id } }`); each `invoke` on the thread is a user turn: `beforeAgent`
- * forgets the last turn's stop and tells the guard (`progress(threadId, "user_turn")`). No runtime
- * import of LangChain: the middleware is the plain object `createMiddleware` builds, with
- * LangChain's own registered brand.
+ * forgets the last turn's stop and tells the guard (`progress(threadId, "user_turn")`). With
+ * `dropRepeatedResults: true` (and a guard built with `sameAs: true`) a `wrapModelCall` hook sends
+ * the model each ToolMessage that repeats an earlier identical result, still in the messages, as
+ * the core's one-line reference to it (see repeated-results.ts); the thread's state keeps every
+ * message as it was. No runtime import of LangChain: the middleware is the plain object
+ * `createMiddleware` builds, with LangChain's own registered brand.
  */
-import { type CallGuard, guardedCall, refusalText, RunNotes, type StopVerdict } from "./guarded-call.js";
+import { guardedCall, refusalText, RunNotes, type StopVerdict } from "./guarded-call.js";
+import { RepeatedResults, type SameAsGuard } from "./repeated-results.js";
 
 /** `ToolCall` of @langchain/core: the model's request. */
 interface ToolCallLike {
@@ -44,6 +48,18 @@ interface MessageLike {
   content: string;
 }
 
+/** A ToolMessage of @langchain/core, as the model's request holds it (an instance of its class). */
+interface ToolMessageLike {
+  type: "tool";
+  tool_call_id?: string;
+}
+
+/** `ModelRequest`: what `wrapModelCall` receives; only the messages and the thread id are read. */
+interface ModelRequestLike {
+  messages: unknown[];
+  runtime?: RuntimeLike;
+}
+
 /** The update `beforeModel` may return. */
 interface BeforeModelUpdate {
   messages?: MessageLike[];
@@ -57,11 +73,20 @@ export interface LangChainGuardMiddleware {
   /** `Req` and `R` are LangChain's `ToolCallRequest` and `ToolMessage | Command`. */
   wrapToolCall: <Req extends ToolCallRequestLike, R>(request: Req, handler: (request: Req) => R | PromiseLike<R>) => Promise<R>;
   beforeModel: { canJumpTo: ["end"]; hook: (state: unknown, runtime: RuntimeLike) => BeforeModelUpdate | undefined };
+  /** Only with `dropRepeatedResults`. `Req` and `R` are LangChain's `ModelRequest` and `AIMessage | Command`. */
+  wrapModelCall?: <Req extends ModelRequestLike, R>(request: Req, handler: (request: Req) => R) => R;
 }
 
 export interface LangChainGuardOptions {
   /** The middleware's name (LangChain requires unique names per agent). Default `"ToolLoopGuard"`. */
   name?: string;
+  /**
+   * Send the model a tool result that repeats an earlier identical result of the same call as a
+   * one-line reference to that call (through `wrapModelCall`). Needs a guard built with
+   * `sameAs: true`, else `guardLangChain` throws LoopGuardError `invalid_config` (field `sameAs`).
+   * Default false.
+   */
+  dropRepeatedResults?: boolean;
 }
 
 /** The brand `createMiddleware` sets (a registered symbol, so no import is needed to set it). */
@@ -76,7 +101,8 @@ export interface GuardedLangChain {
 }
 
 /** A middleware that puts one guard in front of an agent's tools. */
-export function guardLangChain(guard: CallGuard, options: LangChainGuardOptions = {}): GuardedLangChain {
+export function guardLangChain(guard: SameAsGuard, options: LangChainGuardOptions = {}): GuardedLangChain {
+  const repeats = RepeatedResults.when(options.dropRepeatedResults, guard);
   const notes = new RunNotes(guard);
   const threadOf = (runtime: RuntimeLike | undefined) => runtime?.configurable?.thread_id;
 
@@ -101,6 +127,7 @@ export function guardLangChain(guard: CallGuard, options: LangChainGuardOptions 
         const standIn: StandInTool = { name: toolCall.name, invoke: async () => text };
         return markError(await handler({ ...request, tool: standIn } as Req));
       }
+      repeats?.note(runId, toolCall.id, outcome.recorded!);
       if (outcome.hint !== undefined) notes.addHint(runId, outcome.hint);
       if (outcome.threw) throw outcome.error;
       return response as R;
@@ -119,8 +146,36 @@ export function guardLangChain(guard: CallGuard, options: LangChainGuardOptions 
       },
     },
   };
+  if (repeats !== undefined) {
+    middleware.wrapModelCall = (request, handler) => {
+      const replace = repeats.pass(threadOf(request.runtime));
+      let changed = false;
+      const messages = request.messages.map((message) => {
+        const reference = isToolMessage(message) ? replace(message.tool_call_id) : undefined;
+        if (reference === undefined) return message;
+        changed = true;
+        return withContent(message as ToolMessageLike, reference);
+      });
+      return handler(changed ? { ...request, messages } : request);
+    };
+  }
   Object.defineProperty(middleware, MIDDLEWARE_BRAND, { value: true, enumerable: true });
-  return { middleware, stopped: (threadId) => notes.stopped(threadId), endRun: (threadId) => notes.endRun(threadId) };
+  const endRun = (threadId?: string) => {
+    repeats?.endRun(threadId);
+    notes.endRun(threadId);
+  };
+  return { middleware, stopped: (threadId) => notes.stopped(threadId), endRun };
+}
+
+function isToolMessage(message: unknown): message is ToolMessageLike {
+  return typeof message === "object" && message !== null && (message as { type?: unknown }).type === "tool";
+}
+
+/** A copy of a ToolMessage (made by its own class) whose content is `content`. */
+function withContent(message: ToolMessageLike, content: string): unknown {
+  const { tool_call_id, name, id, status, artifact, metadata, additional_kwargs, response_metadata } = message as ToolMessageLike & Record<string, unknown>;
+  const ToolMessage = message.constructor as new (fields: Record<string, unknown>) => unknown;
+  return new ToolMessage({ content, tool_call_id, name, id, status, artifact, metadata, additional_kwargs, response_metadata });
 }
 
 /** The ToolMessage the handler built for a refusal, marked `status: "error"` (it is a fresh object). */

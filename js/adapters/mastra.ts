@@ -8,10 +8,15 @@
  * a warning's hint as a system message for the next step. The run id is the `runId` option, else
  * the request context's `mastra__threadId` (Mastra's reserved thread key) or `runId`. One binding
  * per call, which is one user turn: the binding tells the guard (`progress(runId, "user_turn")`)
- * once it knows its run. No runtime import of Mastra.
+ * once it knows its run. With `dropRepeatedResults: true` (and a guard built with `sameAs: true`)
+ * the binding also offers an input `processor` whose `processLLMRequest` sends each tool result
+ * that repeats an earlier identical one, still in the prompt, as the core's one-line reference to
+ * it (see repeated-results.ts); the thread's messages and memory keep every result as it was.
+ * No runtime import of Mastra.
  */
-import type { CallGuard, StopVerdict } from "./guarded-call.js";
+import type { StopVerdict } from "./guarded-call.js";
 import { RunNotes } from "./guarded-call.js";
+import { RepeatedResults, type SameAsGuard, withoutRepeats } from "./repeated-results.js";
 
 /** `RequestContext`: only `get` is used. */
 interface RequestContextLike {
@@ -47,6 +52,19 @@ export interface MastraGuardOptions {
   runId?: string;
   /** The step bound `stopWhen` keeps (Mastra's own default, which any `stopWhen` replaces, is 5). Default 5. */
   maxSteps?: number;
+  /**
+   * Offer `processor`, which sends the model a tool result that repeats an earlier identical
+   * result of the same call as a one-line reference to that call. Needs a guard built with
+   * `sameAs: true`, else `guardMastra` throws LoopGuardError `invalid_config` (field `sameAs`).
+   * Default false.
+   */
+  dropRepeatedResults?: boolean;
+}
+
+/** An input processor (`Processor`) that rewrites the provider prompt of each model call. */
+export interface MastraPromptProcessor {
+  readonly id: string;
+  processLLMRequest: <P>(args: { prompt: P[] }) => { prompt: P[] } | undefined;
 }
 
 /** Mastra's default step bound when no `stopWhen` is given. */
@@ -59,6 +77,11 @@ export interface GuardedMastra {
   stopWhen: (options: { steps: readonly unknown[] }) => boolean;
   /** Pass as `prepareStep`: adds the pending hints as a system message. `S` is Mastra's `CoreMessage`. */
   prepareStep: <S>(args: { systemMessages: S[] }) => { systemMessages: S[] } | undefined;
+  /**
+   * Only with `dropRepeatedResults`: pass in `inputProcessors` (with the agent's own input
+   * processors, which a per-call `inputProcessors` replaces).
+   */
+  processor?: MastraPromptProcessor;
   /** The `stop` verdict that ended this call's loop, if one did: show its `userMessage` to the user. */
   stopped: () => StopVerdict | undefined;
   /** The conversation is over: forgets the run in the guard (`guard.endRun`) and in these notes. */
@@ -78,7 +101,8 @@ function runIdFrom(context: HookContext): string | undefined {
 }
 
 /** Hooks and loop options that put the guard in front of one Mastra agent call's tools. */
-export function guardMastra(guard: CallGuard, options: MastraGuardOptions = {}): GuardedMastra {
+export function guardMastra(guard: SameAsGuard, options: MastraGuardOptions = {}): GuardedMastra {
+  const repeats = RepeatedResults.when(options.dropRepeatedResults, guard);
   const notes = new RunNotes(guard);
   const maxSteps = options.maxSteps ?? MASTRA_DEFAULT_MAX_STEPS;
   // The run of this binding: the option, or the first run id seen in a hook; binding it begins the turn.
@@ -112,12 +136,22 @@ export function guardMastra(guard: CallGuard, options: MastraGuardOptions = {}):
       // With its args, as every preset finds the call (see guardedCall).
       const base = { runId, tool: context.toolName, args: context.input, callId: executionOf(context).toolCallId };
       const verdict = guard.record(context.error !== undefined ? { ...base, error: context.error } : { ...base, result: context.output });
+      repeats?.note(runId, base.callId, verdict);
       warned(verdict.hint);
+    },
+  };
+
+  const processor: MastraPromptProcessor | undefined = repeats && {
+    id: "tool-loop-guard",
+    processLLMRequest: ({ prompt }) => {
+      const sent = withoutRepeats(prompt, repeats.pass(bound));
+      return sent === prompt ? undefined : { prompt: [...sent] };
     },
   };
 
   return {
     hooks,
+    ...(processor && { processor }),
     stopWhen: ({ steps }) => notes.stopped(bound) !== undefined || steps.length >= maxSteps,
     prepareStep: ({ systemMessages }) => {
       const hints = notes.takeHints(bound);
@@ -126,6 +160,9 @@ export function guardMastra(guard: CallGuard, options: MastraGuardOptions = {}):
       return { systemMessages: [...systemMessages, hint] };
     },
     stopped: () => notes.stopped(bound),
-    endRun: () => notes.endRun(bound),
+    endRun: () => {
+      repeats?.endRun(bound);
+      notes.endRun(bound);
+    },
   };
 }

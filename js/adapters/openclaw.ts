@@ -11,11 +11,17 @@
  * is refused, and the run ends when the model stops calling tools or OpenClaw's own limits end it.
  * The run id is the session key (else the session id, else the run id); each OpenClaw run of a
  * session (a user message, a heartbeat) is a turn: its first hook tells the guard
- * (`progress(sessionKey, "user_turn")`). No runtime import of OpenClaw.
+ * (`progress(sessionKey, "user_turn")`). Given OpenClaw's `emitDiagnosticEvent` (from
+ * `openclaw/plugin-sdk/diagnostic-runtime`), each verdict that warns, blocks or stops is also
+ * emitted as OpenClaw's `tool.loop` diagnostic event (see openclaw-event.ts). No runtime import of
+ * OpenClaw.
  */
-import type { LoopGuardConfig } from "../types.js";
+import type { LoopGuardConfig, Verdict } from "../types.js";
 import type { CallGuard } from "./guarded-call.js";
 import { refusalText, RunNotes } from "./guarded-call.js";
+import { type OpenClawToolLoopEvent, toolLoopEvent } from "./openclaw-event.js";
+
+export { type OpenClawSession, type OpenClawToolLoopEvent, toolLoopEvent } from "./openclaw-event.js";
 
 /** Refused calls whose after_tool_call the plugin waits for, at most. */
 const MAX_REFUSED_KEYS = 4096;
@@ -54,6 +60,15 @@ export interface OpenClawPluginEntry {
   name: string;
   description: string;
   register(api: OpenClawPluginApiLike): void;
+}
+
+export interface OpenClawPluginOptions {
+  /**
+   * OpenClaw's `emitDiagnosticEvent` (`openclaw/plugin-sdk/diagnostic-runtime`): each verdict that
+   * warns, blocks or stops is emitted as a `tool.loop` event, as OpenClaw's own detector emits
+   * them. A sink that throws never fails the tool call.
+   */
+  emitDiagnosticEvent?: (event: OpenClawToolLoopEvent) => void;
 }
 
 /** A guard, or one per agent made from the gateway config (see `fromOpenClawConfig`). */
@@ -113,7 +128,17 @@ export function fromOpenClawConfig(gatewayConfig: unknown, agentId?: string): Lo
 }
 
 /** The plugin: one guard (or one per agent, made on first use) behind OpenClaw's tool hooks. */
-export function toolLoopGuardPlugin(source: GuardSource): OpenClawPluginEntry {
+export function toolLoopGuardPlugin(source: GuardSource, options: OpenClawPluginOptions = {}): OpenClawPluginEntry {
+  const { emitDiagnosticEvent } = options;
+  const emit = (verdict: Verdict, ctx: HookContext) => {
+    if (emitDiagnosticEvent === undefined) return;
+    const event = toolLoopEvent(verdict, { sessionKey: ctx.sessionKey, sessionId: ctx.sessionId });
+    try {
+      if (event !== undefined) emitDiagnosticEvent(event);
+    } catch {
+      // Diagnostics are best effort: the verdict stands.
+    }
+  };
   return {
     id: OPENCLAW_PLUGIN_ID,
     name: "Tool loop guard",
@@ -152,6 +177,7 @@ export function toolLoopGuardPlugin(source: GuardSource): OpenClawPluginEntry {
         const notes = notesFor(ctx.agentId);
         const callId = event.toolCallId ?? ctx.toolCallId;
         const verdict = notes.guard.check({ runId, tool: event.toolName, args: event.params, callId });
+        emit(verdict, ctx);
         if (verdict.hint !== undefined) notes.addHint(runId, verdict.hint);
         if (verdict.action !== "block" && verdict.action !== "stop") return undefined;
         refused.add(callKey(runId, event, ctx));
@@ -168,6 +194,7 @@ export function toolLoopGuardPlugin(source: GuardSource): OpenClawPluginEntry {
         const base = { runId, tool: event.toolName, args: event.params, callId: event.toolCallId ?? ctx.toolCallId };
         const outcome = event.error !== undefined ? { ...base, error: event.error } : { ...base, result: event.result };
         const verdict = notes.guard.record(outcome);
+        emit(verdict, ctx);
         if (verdict.hint !== undefined) notes.addHint(runId, verdict.hint);
       });
 

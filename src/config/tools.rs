@@ -67,36 +67,44 @@ const COMMAND_RUNNER_WORDS: &[&str] = &[
     "powershell",
 ];
 
-/// Whether one of the words of `tool`'s name (split at `_`, `-`, `.`, `/`, spaces and lower- to
-/// upper-case steps) is a command-runner word.
+/// Whether one of the words of `tool`'s name (split at `_`, `-`, `.`, `/`, spaces, `:` and where a
+/// lower-case letter or digit is followed by an upper-case one: `runShellCommand` is run, Shell,
+/// Command) is a command-runner word.
+#[inline(never)]
 fn named_like_command_runner(tool: &str) -> bool {
-    name_words(tool).any(|word| {
-        COMMAND_RUNNER_WORDS
-            .iter()
-            .any(|runner| word.eq_ignore_ascii_case(runner))
-    })
+    tool.as_bytes()
+        .split(|b| matches!(b, b'_' | b'-' | b'.' | b'/' | b' ' | b':'))
+        .any(|part| {
+            let mut start = 0;
+            for i in 1..part.len() {
+                let (Some(prev), Some(here)) = (part.get(i - 1), part.get(i)) else {
+                    continue;
+                };
+                if (prev.is_ascii_lowercase() || prev.is_ascii_digit()) && here.is_ascii_uppercase()
+                {
+                    if is_command_runner_word(part.get(start..i).unwrap_or_default()) {
+                        return true;
+                    }
+                    start = i;
+                }
+            }
+            is_command_runner_word(part.get(start..).unwrap_or_default())
+        })
 }
 
-/// The words of a tool name: split at separators and where a lower-case letter or digit is
-/// followed by an upper-case one (`runShellCommand` is run, Shell, Command).
-fn name_words(tool: &str) -> impl Iterator<Item = &str> {
-    tool.split(['_', '-', '.', '/', ' ', ':']).flat_map(|part| {
-        let mut cuts = vec![0];
-        let bytes = part.as_bytes();
-        for i in 1..bytes.len() {
-            let (Some(prev), Some(here)) = (bytes.get(i - 1), bytes.get(i)) else {
-                continue;
-            };
-            if (prev.is_ascii_lowercase() || prev.is_ascii_digit()) && here.is_ascii_uppercase() {
-                cuts.push(i);
-            }
-        }
-        cuts.push(bytes.len());
-        cuts.windows(2)
-            .filter_map(|w| part.get(*w.first()?..*w.get(1)?))
-            .filter(|word| !word.is_empty())
-            .collect::<Vec<_>>()
-    })
+/// Whether `word` is one of `COMMAND_RUNNER_WORDS` (all lower-case, none longer than 16 bytes),
+/// in any case.
+#[inline(never)]
+fn is_command_runner_word(word: &[u8]) -> bool {
+    let mut lower = [0u8; 16];
+    let Some(lower) = lower.get_mut(..word.len()) else {
+        return false;
+    };
+    lower.copy_from_slice(word);
+    lower.make_ascii_lowercase();
+    COMMAND_RUNNER_WORDS
+        .iter()
+        .any(|runner| runner.as_bytes() == lower)
 }
 
 /// Whether `tool`'s name starts with a mutating verb followed by nothing, `_`, `-`, `.` or an
@@ -206,18 +214,26 @@ fn parse_cap(cap: &Map<String, Value>, prefix: &str) -> Result<Cap, GuardError> 
     Ok(Cap { calls, window_ms })
 }
 
-/// The kind of `tool` called with `args`, from the config or the built-in list.
+/// The kind of `tool` called with an `action` argument (a string, if it has one), from the config
+/// or the built-in list.
 pub fn kind_of(
     tool: &str,
-    args: &Value,
+    action: Option<&str>,
     settings: Option<&ToolSettings>,
     poll_tools: &[String],
 ) -> ToolKind {
     if let Some(kind) = settings.and_then(|s| s.kind) {
         return kind;
     }
-    let polls_process = tool == "process" && is_poll_action(args);
-    if tool == "command_status" || polls_process || poll_tools.iter().any(|t| t == tool) {
+    match kind_by_name(tool, poll_tools) {
+        _ if tool == "process" && is_poll_action(action) => ToolKind::Poll,
+        kind => kind,
+    }
+}
+
+/// The kind of `tool` from its name alone (no config, no arguments).
+pub fn kind_by_name(tool: &str, poll_tools: &[String]) -> ToolKind {
+    if tool == "command_status" || poll_tools.iter().any(|t| t == tool) {
         ToolKind::Poll
     } else if named_like_command_runner(tool) {
         ToolKind::Command
@@ -229,11 +245,8 @@ pub fn kind_of(
 }
 
 /// `process` calls with `action: "poll"` or `"log"` are polls of a running process.
-pub fn is_poll_action(args: &Value) -> bool {
-    matches!(
-        args.get("action").and_then(Value::as_str),
-        Some("poll" | "log")
-    )
+pub fn is_poll_action(action: Option<&str>) -> bool {
+    matches!(action, Some("poll" | "log"))
 }
 
 #[cfg(test)]

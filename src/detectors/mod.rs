@@ -37,9 +37,48 @@ pub struct Proposal<'a> {
     pub warning_threshold: u32,
     pub critical_threshold: u32,
     pub cap: Option<Cap>,
-    /// The files the call names (`record::effects::named_files`; empty where its arguments were
+    /// The files the call names (`record::effects::named_files`; none where its arguments are
     /// not read): an edit of one of them makes the call a new question.
-    pub names: &'a [u32],
+    pub names: &'a NamedFiles<'a>,
+}
+
+/// The files a proposed call names, read from its arguments only when a rule asks for them (few
+/// calls are judged on them, and reading them costs a parse of the arguments).
+pub struct NamedFiles<'a> {
+    found: std::cell::OnceCell<Vec<u32>>,
+    read: Option<&'a dyn Fn() -> Vec<u32>>,
+}
+
+impl<'a> NamedFiles<'a> {
+    /// A call that names no files.
+    pub fn none() -> NamedFiles<'a> {
+        NamedFiles {
+            found: std::cell::OnceCell::new(),
+            read: None,
+        }
+    }
+
+    /// The files `read` finds, read on the first `get`.
+    pub fn read_by(read: &'a dyn Fn() -> Vec<u32>) -> NamedFiles<'a> {
+        NamedFiles {
+            found: std::cell::OnceCell::new(),
+            read: Some(read),
+        }
+    }
+
+    /// The files' keys (`record::effects::file_key`).
+    pub fn get(&self) -> &[u32] {
+        self.found
+            .get_or_init(|| self.read.map_or_else(Vec::new, |read| read()))
+    }
+}
+
+impl std::fmt::Debug for NamedFiles<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("NamedFiles")
+            .field(&self.found.get())
+            .finish()
+    }
 }
 
 impl Proposal<'_> {
@@ -282,7 +321,9 @@ impl<'r> Window<'r> {
         let mut since: Vec<Target> = Vec::new();
         let mut before: Vec<Target> = Vec::new();
         let mut completed = 0;
-        let reads_only_named = proposal.kind == ToolKind::Read && !proposal.names.is_empty();
+        // Only a change of the world asks which files the call names.
+        let reads_only_named =
+            || proposal.kind == ToolKind::Read && !proposal.names.get().is_empty();
         for (i, record) in self.records.iter().enumerate().rev() {
             let same_call = proposal
                 .tool_index
@@ -304,10 +345,10 @@ impl<'r> Window<'r> {
                 continue;
             }
             let targets = self.run.notes.targets(self.run.seq_of(self.first + i));
-            if reads_only_named
+            if reads_only_named()
                 && targets
                     .clone()
-                    .all(|t| matches!(t, Target::File(f) if !proposal.names.contains(&f)))
+                    .all(|t| matches!(t, Target::File(f) if !proposal.names.get().contains(&f)))
             {
                 // Edits of other files cannot change what a read of named files returns.
                 continue;
@@ -317,7 +358,7 @@ impl<'r> Window<'r> {
                 for target in targets {
                     same.untested_change |= match target {
                         Target::Everything => true,
-                        Target::File(file) => proposal.names.contains(&file),
+                        Target::File(file) => proposal.names.get().contains(&file),
                         Target::Call(_) => false,
                     };
                     since.push(target);

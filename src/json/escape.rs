@@ -3,7 +3,7 @@
 //! written as it is. `plain_prefix_len` finds the runs that need nothing, eight bytes at a time;
 //! the reader uses it too, to skip over the plain runs of string bodies.
 
-use crate::json::digest::ByteSink;
+use crate::json::digest::{ByteSink, Sink};
 
 /// The length of the prefix of `bytes` without a quote, a backslash or a control character: the
 /// part of a JSON string that needs no escaping. Eight bytes at a time.
@@ -47,15 +47,20 @@ pub fn write_string<S: ByteSink>(s: &str, sink: &mut S) {
         sink.put(bytes);
         sink.put(b"\"");
     } else {
-        write_escaped(bytes, plain, sink);
+        // The hashing sink gets its own copy, with its inline `put`: a text can hold an escape
+        // every few bytes (JSON or code inside a result), a call through `dyn` each.
+        match sink.sort() {
+            Sink::Hash(hash) => write_escaped(bytes, plain, hash),
+            Sink::Other(other) => write_escaped(bytes, plain, other),
+        }
     }
 }
 
 /// `write_string` of a string whose first byte to escape is at `first`: one copy of this code
-/// for every sink, as it is the rarer case. The plain runs between escapes are found eight bytes
-/// at a time and put in one piece.
+/// for the hashing sink and one for every other. The plain runs between escapes are found eight
+/// bytes at a time and put in one piece.
 #[inline(never)]
-fn write_escaped(bytes: &[u8], first: usize, sink: &mut dyn ByteSink) {
+fn write_escaped<S: ByteSink + ?Sized>(bytes: &[u8], first: usize, sink: &mut S) {
     sink.put(b"\"");
     let mut start = 0;
     let mut i = first;

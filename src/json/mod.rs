@@ -3,8 +3,10 @@
 //! writer for what the core hands back. Nothing here knows about tools, runs or verdicts.
 //!
 //! - `reader`: JSON text to `serde_json::Value`, or skimmed, or (as a `canonical::Source`) read
-//!   straight into the canonical writer; `float_parse`: number text to the nearest double.
-//! - `canonical`: the one RFC 8785 writer, reading a parsed value or text; `key_order`: member
+//!   straight into the canonical writer; `float_parse`: number text to the nearest double;
+//!   `top_strings`: chosen top-level string members of a document, read without a tree.
+//! - `canonical`: the one RFC 8785 writer, reading a parsed value or text; `canonical_text`:
+//!   whether text is already canonical (then it is hashed as it is); `key_order`: member
 //!   order; `escape`: string escaping; `number_format`: ECMAScript number text; `bignum`: the exact
 //!   arithmetic of both number conversions.
 //! - `digest`: where bytes go (`ByteSink`, the buffered SHA-256 `HashSink`); `members`: a sink
@@ -15,6 +17,7 @@
 
 mod bignum;
 pub mod canonical;
+pub(crate) mod canonical_text;
 #[cfg(test)]
 mod differential;
 pub mod digest;
@@ -28,4 +31,5 @@ pub(crate) mod reader;
 pub(crate) mod scrub;
 #[cfg(test)]
 pub(crate) mod test_rng;
+pub(crate) mod top_strings;
 pub(crate) mod writer;

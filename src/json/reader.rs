@@ -154,6 +154,11 @@ impl<'a> Reader<'a> {
         found
     }
 
+    /// Whether `byte` is next (whitespace not skipped).
+    pub fn at(&self, byte: u8) -> bool {
+        self.peek() == Some(byte)
+    }
+
     /// Fails unless only whitespace is left.
     pub fn end(&mut self) -> Result<(), JsonError> {
         self.skip_ws();

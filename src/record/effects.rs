@@ -11,6 +11,7 @@
 
 use crate::config::tools::ToolKind;
 use crate::json::members::{fnv1a, FNV_START};
+use crate::json::top_strings::TopStrings;
 use serde_json::Value;
 
 /// What a call may have written, if it changed anything.
@@ -50,6 +51,22 @@ const NAVIGATION_TOOLS: &[&str] = &["cd", "chdir", "pushd", "popd", "change_dire
 /// Tool names (whole) of file operations exposed as their own tools (a file-system API).
 const FILE_OPERATION_TOOLS: &[&str] = &[
     "mkdir", "touch", "rm", "rmdir", "mv", "cp", "ln", "chmod", "chown", "truncate",
+];
+/// The top-level arguments whose string values a call's effect depends on (`effect_of`), and
+/// `action`, which tells a poll of `process` (`config::tools::kind_of`).
+pub const ARGUMENT_KEYS: &[&str] = &[
+    "command",
+    "path",
+    "cmd",
+    "script",
+    "commands",
+    "file_path",
+    "filepath",
+    "filename",
+    "file_name",
+    "file",
+    "target_file",
+    "action",
 ];
 /// Arguments that name the file a mutating tool writes.
 const PATH_KEYS: &[&str] = &[
@@ -105,40 +122,46 @@ pub fn effect_of_kind(kind: ToolKind) -> Effect {
     Effect { kind, writes }
 }
 
-/// The effect of a call of `tool` with `args`; `name_kind` is its kind by name (and config).
-pub fn effect_of(tool: &str, name_kind: ToolKind, args: &Value) -> Effect {
+/// The effect of a call of `tool` whose arguments' top-level strings (`ARGUMENT_KEYS`) are
+/// `args`; `name_kind` is its kind by name (and config). `None` for a file operation exposed as
+/// its own tool, whose effect depends on every string of its arguments: `file_operation_effect`.
+pub fn effect_of(tool: &str, name_kind: ToolKind, args: &TopStrings) -> Option<Effect> {
     if let Some(effect) = editor_effect(args) {
-        return effect;
+        return Some(effect);
     }
     if NAVIGATION_TOOLS.contains(&tool) {
-        return Effect {
+        return Some(Effect {
             kind: ToolKind::Mutate,
             writes: Writes::Everything,
-        };
+        });
     }
     if FILE_OPERATION_TOOLS.contains(&tool) {
-        let mut files = Vec::new();
-        strings_of(args, &mut |name| files.push(file_key(name)));
-        return Effect {
-            kind: ToolKind::Mutate,
-            writes: Writes::Files(files),
-        };
+        return None;
     }
-    match name_kind {
+    Some(match name_kind {
         ToolKind::Command => match shell_text(args) {
             Some(text) => shell_effect(text),
             None => effect_of_kind(ToolKind::Command),
         },
         ToolKind::Mutate => {
-            let path = PATH_KEYS
-                .iter()
-                .find_map(|key| args.get(*key).and_then(Value::as_str));
+            let path = PATH_KEYS.iter().find_map(|key| args.get(key));
             Effect {
                 kind: ToolKind::Mutate,
                 writes: path.map_or(Writes::Unknown, |p| Writes::Files(vec![file_key(p)])),
             }
         }
         kind => effect_of_kind(kind),
+    })
+}
+
+/// The effect of a file operation exposed as its own tool (where `effect_of` says `None`): a
+/// mutation of the files its string arguments name.
+pub fn file_operation_effect(args: &Value) -> Effect {
+    let mut files = Vec::new();
+    strings_of(args, &mut |name| files.push(file_key(name)));
+    Effect {
+        kind: ToolKind::Mutate,
+        writes: Writes::Files(files),
     }
 }
 
@@ -177,9 +200,9 @@ fn file_key_of(path: &[u8]) -> u32 {
 
 /// An editor-protocol call (`{"command": "view" | "create" | …, "path": …}`), whatever the tool
 /// is named.
-fn editor_effect(args: &Value) -> Option<Effect> {
-    let command = args.get("command").and_then(Value::as_str)?;
-    let path = args.get("path").and_then(Value::as_str)?;
+fn editor_effect(args: &TopStrings) -> Option<Effect> {
+    let command = args.get("command")?;
+    let path = args.get("path")?;
     if EDITOR_READS.contains(&command) {
         return Some(Effect {
             kind: ToolKind::Read,
@@ -193,22 +216,21 @@ fn editor_effect(args: &Value) -> Option<Effect> {
 }
 
 /// The shell text of a command runner's arguments.
-fn shell_text(args: &Value) -> Option<&str> {
-    match args {
-        Value::String(text) => Some(text),
-        _ => ["command", "cmd", "script", "commands"]
+fn shell_text<'s>(args: &'s TopStrings) -> Option<&'s str> {
+    args.whole().or_else(|| {
+        ["command", "cmd", "script", "commands"]
             .iter()
-            .find_map(|key| args.get(*key).and_then(Value::as_str)),
-    }
+            .find_map(|key| args.get(key))
+    })
 }
 
 /// The effect of shell text: a read when every simple command in it only reads; else what its
 /// writing commands write (a lone `cd` changes the working directory).
 fn shell_effect(text: &str) -> Effect {
     let commands = simple_commands(text);
-    let lone_command = commands.len() == 1;
+    let lone_command = commands.ends.len() == 1;
     let mut writes = Writes::Nothing;
-    for words in &commands {
+    for words in commands.iter() {
         writes = combine(writes, command_writes(words, lone_command));
     }
     let kind = match writes {
@@ -237,30 +259,92 @@ fn combine(a: Writes, b: Writes) -> Writes {
     }
 }
 
+/// The simple commands of shell text: their words one after another, and where each command's
+/// words end.
+#[derive(Default)]
+struct Commands<'t> {
+    words: Vec<&'t [u8]>,
+    ends: Vec<usize>,
+}
+
+impl<'t> Commands<'t> {
+    /// Each command's words.
+    fn iter(&self) -> impl Iterator<Item = &[&'t [u8]]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .filter_map(|(start, end)| self.words.get(start..*end))
+    }
+
+    /// Ends the command whose words start at `first` (if it has any); returns the end word of
+    /// a here-document it opens.
+    fn end_command(&mut self, first: usize) -> Option<&'t [u8]> {
+        let words = self.words.get(first..).unwrap_or_default();
+        let heredoc = heredoc_marker(words);
+        if !words.is_empty() {
+            self.ends.push(self.words.len());
+        }
+        heredoc
+    }
+}
+
 /// The simple commands of shell text, each as its words (byte slices of the text, quotes
-/// kept), split at `;`, `&`, `|` and newlines outside quotes; the bodies of here-documents are
-/// skipped. Shell text is read as bytes: every byte that matters is ASCII.
-fn simple_commands(text: &str) -> Vec<Vec<&[u8]>> {
-    let mut commands = Vec::new();
+/// kept), split at `;`, `&`, `|` and newlines outside quotes (quotes do not span lines); the
+/// bodies of here-documents are skipped. Shell text is read as bytes: every byte that matters is
+/// ASCII. One pass over each line, tracking quotes once for commands and words alike.
+fn simple_commands(text: &str) -> Commands<'_> {
+    let mut commands = Commands::default();
     let mut heredoc_end: Option<&[u8]> = None;
-    for line in split_unquoted(text.as_bytes(), |b| b == b'\n', false) {
+    for line in text.as_bytes().split(|b| *b == b'\n') {
         if let Some(end) = heredoc_end {
-            if trim_bytes(line, |b| b.is_ascii_whitespace()) == end {
+            if !line.is_empty() && trim_bytes(line, |b| b.is_ascii_whitespace()) == end {
                 heredoc_end = None;
             }
             continue;
         }
-        for part in split_unquoted(line, |b| matches!(b, b';' | b'&' | b'|'), true) {
-            let words = split_unquoted(part, |b| b.is_ascii_whitespace(), true);
-            if let Some(end) = heredoc_marker(&words) {
-                heredoc_end = Some(end);
+        let mut word: Option<usize> = None;
+        let mut first = commands.words.len();
+        let mut i = 0;
+        while let Some(&byte) = line.get(i) {
+            let rest = line.get(i + 1..).unwrap_or_default();
+            let ends_command = match byte {
+                b'\'' | b'"' => {
+                    // Quoted text, up to the closing quote (or the end of the line), is a word's.
+                    word.get_or_insert(i);
+                    i += 2 + rest.iter().position(|b| *b == byte).unwrap_or(rest.len());
+                    continue;
+                }
+                b';' | b'&' | b'|' => true,
+                _ if byte.is_ascii_whitespace() => false,
+                _ => {
+                    word.get_or_insert(i);
+                    i += 1 + rest
+                        .iter()
+                        .position(|b| !is_word_byte(*b))
+                        .unwrap_or(rest.len());
+                    continue;
+                }
+            };
+            if let Some(start) = word.take() {
+                commands.words.extend(line.get(start..i));
             }
-            if !words.is_empty() {
-                commands.push(words);
+            if ends_command {
+                heredoc_end = commands.end_command(first).or(heredoc_end);
+                first = commands.words.len();
             }
+            i += 1;
         }
+        if let Some(start) = word {
+            commands.words.extend(line.get(start..));
+        }
+        heredoc_end = commands.end_command(first).or(heredoc_end);
     }
     commands
+}
+
+/// A byte that neither quotes, separates commands nor separates words.
+fn is_word_byte(byte: u8) -> bool {
+    !matches!(byte, b'\'' | b'"' | b';' | b'&' | b'|') && !byte.is_ascii_whitespace()
 }
 
 /// `text` cut at the bytes `at` accepts (outside single or double quotes when `quoted`), empty
@@ -448,11 +532,19 @@ fn strings_of(value: &Value, visit: &mut dyn FnMut(&str)) {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
     use serde_json::json;
 
+    /// `effect_of`, or `file_operation_effect` where it says `None`, of arguments given as a value.
+    fn effect(tool: &str, name_kind: ToolKind, args: &Value) -> Effect {
+        let text = args.to_string();
+        let strings = TopStrings::read(&text, ARGUMENT_KEYS, 16).unwrap();
+        effect_of(tool, name_kind, &strings).unwrap_or_else(|| file_operation_effect(args))
+    }
+
     fn shell(text: &str) -> Effect {
-        effect_of("bash", ToolKind::Command, &json!({ "command": text }))
+        effect("bash", ToolKind::Command, &json!({ "command": text }))
     }
 
     fn files(names: &[&str]) -> Writes {
@@ -504,11 +596,11 @@ mod tests {
         let view = json!({"command": "view", "path": "/testbed/a.py"});
         let edit = json!({"command": "str_replace", "path": "/testbed/a.py", "old_str": "x", "new_str": "y"});
         assert_eq!(
-            effect_of("str_replace_editor", ToolKind::Read, &view).kind,
+            effect("str_replace_editor", ToolKind::Read, &view).kind,
             ToolKind::Read
         );
         assert_eq!(
-            effect_of("str_replace_based_edit_tool", ToolKind::Read, &edit),
+            effect("str_replace_based_edit_tool", ToolKind::Read, &edit),
             Effect {
                 kind: ToolKind::Mutate,
                 writes: files(&["a.py"])
@@ -519,15 +611,15 @@ mod tests {
     #[test]
     fn file_system_tools_and_navigation() {
         assert_eq!(
-            effect_of("cd", ToolKind::Read, &json!({"folder": "document"})).writes,
+            effect("cd", ToolKind::Read, &json!({"folder": "document"})).writes,
             Writes::Everything
         );
         assert_eq!(
-            effect_of("mkdir", ToolKind::Read, &json!({"dir_name": "temp"})).kind,
+            effect("mkdir", ToolKind::Read, &json!({"dir_name": "temp"})).kind,
             ToolKind::Mutate
         );
         assert_eq!(
-            effect_of(
+            effect(
                 "write_file",
                 ToolKind::Mutate,
                 &json!({"path": "/a/b.txt", "content": "x"})
@@ -536,7 +628,7 @@ mod tests {
             files(&["b.txt"])
         );
         assert_eq!(
-            effect_of(
+            effect(
                 "update_order",
                 ToolKind::Mutate,
                 &json!({"order_id": "#W1"})

@@ -4,9 +4,11 @@
 use crate::config::describe;
 use crate::error::{ErrorCode, GuardError};
 use crate::json::canonical::KeepAll;
-use crate::json::digest::{ByteSink, Digest, HashSink};
+use crate::json::canonical_text::is_canonical;
+use crate::json::digest::{sha256, ByteSink, Digest, HashSink};
 use crate::json::members::{MemberHashes, MemberSink};
 use crate::json::reader::{JsonError, Reader};
+use crate::json::top_strings::TopStrings;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -33,11 +35,14 @@ pub struct CallInput<'a> {
 
 impl CallInput<'_> {
     /// SHA-256 of the arguments' canonical (JCS) form, streamed from their text without parsing
-    /// them into a tree; absent or `null` arguments are `{}`.
+    /// them into a tree (or the text itself when it is already canonical); absent arguments are
+    /// `{}`.
     pub fn args_digest(&self) -> Result<Digest, GuardError> {
         let mut hasher = HashSink::new();
         match self.args_raw {
             None => hasher.put(b"{}"),
+            // Text already canonical (as `JSON.stringify` writes sorted keys) is its own form.
+            Some(raw) if is_canonical(raw, MAX_DEPTH) => return Ok(sha256(raw.as_bytes())),
             Some(raw) => {
                 let mut reader = Reader::new(raw);
                 reader
@@ -65,6 +70,15 @@ impl CallInput<'_> {
             .map_err(|e| field_error(e, "args"))?;
         let members = sink.members();
         Ok((hasher.finish(), members))
+    }
+
+    /// The string values of the top-level arguments named in `keys` (`json::top_strings`), the
+    /// arguments checked as `args` checks them; absent arguments have none.
+    pub fn arg_strings(&self, keys: &'static [&'static str]) -> Result<TopStrings<'_>, GuardError> {
+        match self.args_raw {
+            None => Ok(TopStrings::none(keys)),
+            Some(raw) => TopStrings::read(raw, keys, MAX_DEPTH).map_err(|e| field_error(e, "args")),
+        }
     }
 
     /// The parsed arguments; absent or `null` arguments are `{}`.

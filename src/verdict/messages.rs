@@ -527,9 +527,24 @@ pub fn for_user(detector: DetectorId, tool: &str, count: u32, threshold: u32) ->
     }
 }
 
+/// What a host may put in the model's context in place of a tool result that repeats, identically,
+/// the result of the earlier call `call_id` (a record verdict's `sameAs`): that result stays whole
+/// in the context, so nothing is lost.
+pub fn same_result_as(call_id: &str) -> String {
+    format!("Same result as call {call_id} (identical; not repeated here).")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_result_as_names_the_earlier_call() {
+        assert_eq!(
+            same_result_as("call_7"),
+            "Same result as call call_7 (identical; not repeated here)."
+        );
+    }
 
     #[test]
     fn display_matches_rust_display() {

@@ -182,6 +182,18 @@ impl WasmGuard {
         std::mem::take(&mut self.verdict)
     }
 
+    /// Whether record verdicts carry `sameAs` (see `Guard::reports_same_as`).
+    #[wasm_bindgen(js_name = reportsSameAs)]
+    pub fn reports_same_as(&self) -> bool {
+        self.inner.reports_same_as()
+    }
+
+    /// The model-facing text standing for a result that repeats call `call_id`'s.
+    #[wasm_bindgen(js_name = sameAsReference)]
+    pub fn same_as_reference(&self, call_id: &str) -> String {
+        self.inner.same_as_reference(call_id)
+    }
+
     pub fn compacted(&mut self, run_id: Option<String>) {
         self.inner.compacted(run_id.as_deref());
     }

@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 import { LoopGuard } from "tool-loop-guard";
 import { guardAiSdk } from "tool-loop-guard/ai-sdk";
 import { z } from "zod";
-import { adapterContract, ARGS, CONFIG } from "./support.mjs";
+import { adapterContract, ARGS, CONFIG, dropRepeatsContract, REPEATING_RESULTS } from "./support.mjs";
 
 const MAJORS = [
   { name: "ai 5", ai: await import("ai-v5"), test: await import("ai-v5/test"), mock: "MockLanguageModelV2" },
@@ -44,11 +44,11 @@ function statusTool(major, resultOf) {
 /**
  * One guarded `generateText` run (one request, one user message) of the repeating model;
  * `resultOf()` answers each execution, `turns` caps the steps. The tools are wrapped per request,
- * as the docs say; `tools` may be given already wrapped.
+ * as the docs say; `tools` may be given already wrapped; `options` are more of guardAiSdk's.
  */
-async function run(major, guard, { runId, resultOf, turns, tools = { status: statusTool(major, resultOf) } }) {
+async function run(major, guard, { runId, resultOf, turns, tools = { status: statusTool(major, resultOf) }, options = {} }) {
   const model = repeatingModel(major);
-  const guarded = guardAiSdk(guard, { runId, tools });
+  const guarded = guardAiSdk(guard, { runId, tools, ...options });
   const result = await major.ai.generateText({
     model,
     prompt: "Wait for job 42 to finish.",
@@ -93,3 +93,22 @@ describe("tool-loop-guard/ai-sdk: wrapping twice", () => {
     guard.free();
   });
 });
+
+/** The tool results of one model call's prompt: `[[toolCallId, text], ...]`. */
+const toolResultsSent = (call) => call.prompt.filter((m) => m.role === "tool").flatMap((m) => m.content.map((p) => [p.toolCallId, p.output.value]));
+
+for (const major of MAJORS) {
+  describe(`tool-loop-guard/ai-sdk with ${major.name}: dropRepeatedResults`, () => {
+    const ids = REPEATING_RESULTS.map((_, i) => `call-${i + 1}`);
+    dropRepeatsContract({
+      ids,
+      run: (guard, options) => {
+        let n = 0;
+        return run(major, guard, { runId: "repeats", resultOf: () => REPEATING_RESULTS[n++], turns: REPEATING_RESULTS.length + 1, options });
+      },
+      sent: ({ model }) => toolResultsSent(model.doGenerateCalls.at(-1)),
+      kept: ({ result }) => result.steps.flatMap((step) => step.toolResults.map((r) => [r.toolCallId, r.output])).slice(0, ids.length),
+      build: (guard) => guardAiSdk(guard, { tools: {}, dropRepeatedResults: true }),
+    });
+  });
+}

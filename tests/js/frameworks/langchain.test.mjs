@@ -3,13 +3,13 @@
 // at every turn.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { AIMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { createAgent, tool } from "langchain";
 import { LoopGuard } from "tool-loop-guard";
 import { guardLangChain } from "tool-loop-guard/langchain";
 import { z } from "zod";
-import { adapterContract, ARGS, CYCLE, stopsByShape } from "./support.mjs";
+import { adapterContract, ARGS, CYCLE, dropRepeatsContract, REPEATING_RESULTS, stopsByShape } from "./support.mjs";
 
 /** The `recursionLimit` docs/adapters.md tells LangChain users to give `invoke()`. */
 const DOCUMENTED_RECURSION_LIMIT = 100;
@@ -90,5 +90,25 @@ describe("tool-loop-guard/langchain with langchain createAgent", () => {
       assert.throws(() => createAgent({ model: fakeModel(), tools: [statusTool(() => "ok")], middleware }), /ToolLoopGuard is defined multiple times/);
     }
     guard.free();
+  });
+});
+
+describe("tool-loop-guard/langchain: dropRepeatedResults", () => {
+  /** The tool results of a list of messages: `[[tool_call_id, content], ...]`. */
+  const toolResults = (messages) => messages.filter((m) => m.type === "tool").map((m) => [m.tool_call_id, m.content]);
+  dropRepeatsContract({
+    ids: REPEATING_RESULTS.map((_, i) => `call-${i}`),
+    run: (guard, options) => {
+      let n = 0;
+      const session = { guarded: guardLangChain(guard, options) };
+      return run(guard, { runId: "repeats", resultOf: () => REPEATING_RESULTS[n++], turns: REPEATING_RESULTS.length, session });
+    },
+    sent: ({ model }) => {
+      const { messages } = model.calls.at(-1);
+      assert.ok(messages.filter((m) => m.type === "tool").every((m) => ToolMessage.isInstance(m)), "the references are ToolMessages");
+      return toolResults(messages);
+    },
+    kept: ({ state }) => toolResults(state.messages),
+    build: (guard) => guardLangChain(guard, { dropRepeatedResults: true }),
   });
 });

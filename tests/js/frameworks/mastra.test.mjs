@@ -10,7 +10,7 @@ import { MockLanguageModelV2 } from "ai-v5/test";
 import { LoopGuard } from "tool-loop-guard";
 import { guardMastra } from "tool-loop-guard/mastra";
 import { z } from "zod";
-import { adapterContract, ARGS, CONFIG } from "./support.mjs";
+import { adapterContract, ARGS, CONFIG, dropRepeatsContract, REPEATING_RESULTS } from "./support.mjs";
 
 const USAGE = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
 
@@ -32,7 +32,7 @@ function repeatingModel(turns) {
  * The framework tests' run() functions and adapterContract options are parallel on purpose: the
  * same scenario written in each framework's own API; what they share is in support.mjs.
  */
-async function run(guard, { runId, resultOf, turns, maxSteps = turns + 5 }) {
+async function run(guard, { runId, resultOf, turns, maxSteps = turns + 5, options = {} }) {
   const model = repeatingModel(turns);
   const status = createTool({
     id: "status",
@@ -43,12 +43,13 @@ async function run(guard, { runId, resultOf, turns, maxSteps = turns + 5 }) {
   const agent = new Agent({ id: "waiter", name: "waiter", instructions: "Wait for the job.", model, tools: { status } });
   const requestContext = new RequestContext([["mastra__threadId", runId]]);
   // One binding per call (per user message), as the docs say; its stopWhen keeps the step bound.
-  const guarded = guardMastra(guard, maxSteps === null ? {} : { maxSteps });
+  const guarded = guardMastra(guard, { ...(maxSteps === null ? {} : { maxSteps }), ...options });
   const result = await agent.generate("Wait for job 42 to finish.", {
     requestContext,
     hooks: guarded.hooks,
     stopWhen: guarded.stopWhen,
     prepareStep: guarded.prepareStep,
+    ...(guarded.processor && { inputProcessors: [guarded.processor] }),
   });
   const outputs = result.steps.flatMap((step) => step.toolResults.map((r) => r.payload?.result ?? r.output ?? r.result));
   return { result, outputs, model, guarded, stopped: guarded.stopped() };
@@ -76,5 +77,21 @@ describe("tool-loop-guard/mastra: the step bound", () => {
       assert.equal(ran.stopped, undefined, "the guard did not stop it: the bound did");
       guard.free();
     }
+  });
+});
+
+describe("tool-loop-guard/mastra: dropRepeatedResults", () => {
+  const ids = REPEATING_RESULTS.map((_, i) => `call-${i + 1}`);
+  dropRepeatsContract({
+    ids,
+    run: async (guard, options) => {
+      let n = 0;
+      const ran = await run(guard, { runId: "repeats", resultOf: () => REPEATING_RESULTS[n++], turns: REPEATING_RESULTS.length, options });
+      assert.equal(ran.guarded.processor !== undefined, options.dropRepeatedResults === true, "a processor only with the option");
+      return ran;
+    },
+    sent: ({ model }) => model.doGenerateCalls.at(-1).prompt.filter((m) => m.role === "tool").flatMap((m) => m.content.map((p) => [p.toolCallId, p.output.value])),
+    kept: ({ outputs }) => outputs.map((output, i) => [ids[i], output]),
+    build: (guard) => guardMastra(guard, { dropRepeatedResults: true }),
   });
 });

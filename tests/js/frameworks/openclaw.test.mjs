@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { LoopGuard } from "tool-loop-guard";
-import { fromOpenClawConfig, toolLoopGuardPlugin } from "tool-loop-guard/openclaw";
+import { fromOpenClawConfig, toolLoopEvent, toolLoopGuardPlugin } from "tool-loop-guard/openclaw";
 import { CONFIG, expectedRun, STUCK_RESULT } from "./support.mjs";
 
 const ARGS = { job: "42" };
@@ -59,6 +59,31 @@ describe("tool-loop-guard/openclaw plugin", () => {
     assert.ok(got.slice(plan.firstBlock - 1).every((g) => g.blocked !== undefined), "a plugin cannot end the run: every later call is refused");
     assert.equal(JSON.parse(got[plan.stopAt - 1].blocked).mode, plan.verdicts[plan.stopAt - 1].refusal.mode);
     guard.free();
+  });
+
+  test("given emitDiagnosticEvent, every verdict that intervenes is emitted as OpenClaw's tool.loop event; a failing sink changes nothing", async () => {
+    const plan = expectedRun({ tool: "status", args: ARGS, resultOf: () => STUCK_RESULT });
+    const intervening = plan.verdicts.filter((v) => v.action !== "allow");
+    for (const sink of ["recording", "throwing"]) {
+      const guard = new LoopGuard(CONFIG);
+      const api = recorderApi({});
+      const emitted = [];
+      const emitDiagnosticEvent = (event) => {
+        emitted.push(event);
+        if (sink === "throwing") throw new Error("the sink is down");
+      };
+      toolLoopGuardPlugin(guard, { emitDiagnosticEvent }).register(api);
+      const { got, executed } = await session(api, { sessionKey: "agent:main:s1", calls: plan.stopAt, resultOf: () => STUCK_RESULT });
+      assert.equal(executed, plan.executed, `${sink} sink: the calls went as without one`);
+      assert.ok(got.at(-1).blocked !== undefined);
+      assert.ok(emitted.length >= intervening.length, "one event per warning, refusal and stop (check and record)");
+      for (const verdict of intervening) {
+        const event = toolLoopEvent(verdict, { sessionKey: "agent:main:s1" });
+        assert.ok(emitted.some((e) => JSON.stringify(e) === JSON.stringify(event)), `${verdict.action} at ${verdict.count} emitted`);
+      }
+      assert.ok(emitted.every((e) => e.type === "tool.loop" && e.sessionKey === "agent:main:s1"));
+      guard.free();
+    }
   });
 
   test("a warning's hint is appended to the next prompt once", async () => {

@@ -205,3 +205,55 @@ export function stopsByShape(config) {
   }
   return stops;
 }
+
+/**
+ * `dropRepeatedResults`: what the scripted tool answers at each call (the 2nd and 4th repeat the
+ * 1st, the 3rd is new), and the guard config the option needs.
+ */
+export const REPEATING_RESULTS = Object.freeze(["job 42: running", "job 42: running", "job 42: done", "job 42: running"]);
+export const SAME_AS_CONFIG = Object.freeze({ sameAs: true });
+
+/**
+ * Asserts what the model was sent for the REPEATING_RESULTS calls `ids` (`[[callId, text], ...]`
+ * in order): with `dropped`, the 1st and 3rd whole and the 2nd and 4th as the core's reference to
+ * the 1st; without, every result as the tool returned it.
+ */
+function assertRepeatsSent(sent, ids, guard, { dropped }) {
+  const reference = guard.sameAsReference(ids[0]);
+  assert.ok(reference.includes(ids[0]), "the reference names the call whose result stays whole");
+  const expected = REPEATING_RESULTS.map((text, i) => [ids[i], dropped && (i === 1 || i === 3) ? reference : text]);
+  assert.deepEqual(sent, expected);
+}
+
+/**
+ * Registers, inside the caller's `describe`, the tests of an adapter's `dropRepeatedResults`:
+ * off by default every result reaches the model unchanged; on, the repeats reach it as the core's
+ * reference while the framework keeps every result; on with a guard built without `sameAs: true`,
+ * the adapter refuses to be built. The framework is described by:
+ * - `run(guard, options)`: a run whose tool answers REPEATING_RESULTS (call ids `ids`) with the
+ *   adapter built with `options`, resolving to what `sent` and `kept` read;
+ * - `sent(ran)`: the tool results the model's last call was sent, `[[callId, text], ...]`;
+ * - `kept(ran)`: the tool results the framework keeps (history, state, steps), the same way;
+ * - `build(guard)`: builds the adapter with `dropRepeatedResults: true`.
+ */
+export function dropRepeatsContract({ run, ids, sent, kept, build }) {
+  test("off by default: every result reaches the model as the tool returned it", async () => {
+    const guard = new LoopGuard(SAME_AS_CONFIG);
+    assertRepeatsSent(sent(await run(guard, {})), ids, guard, { dropped: false });
+    guard.free();
+  });
+
+  test("on: a repeated identical result reaches the model as the core's reference, a different one whole; the framework keeps them all", async () => {
+    const guard = new LoopGuard(SAME_AS_CONFIG);
+    const ran = await run(guard, { dropRepeatedResults: true });
+    assertRepeatsSent(sent(ran), ids, guard, { dropped: true });
+    assertRepeatsSent(kept(ran), ids, guard, { dropped: false });
+    guard.free();
+  });
+
+  test("on, with a guard built without sameAs: true: LoopGuardError invalid_config naming sameAs", () => {
+    const guard = new LoopGuard();
+    assert.throws(() => build(guard), { name: "LoopGuardError", code: "invalid_config", field: "sameAs" });
+    guard.free();
+  });
+}

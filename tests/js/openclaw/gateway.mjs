@@ -77,17 +77,25 @@ export function openclawHome() {
 
 /**
  * Sets up a home with the gateway config for `modelUrl`, installs the example plugin
- * (`openclaw plugins install --link <dir> --accept-capabilities --force`) and starts the gateway
- * (`openclaw gateway run`) in its own process group. Returns the home plus `{ send(args), output(),
- * stop() }`: `send` runs `openclaw agent --json ...` through the gateway and returns its JSON.
+ * (`openclaw plugins install --link <dir> --accept-capabilities --force`), and the plugins in
+ * `morePlugins` (directories) the same way, then starts the gateway (`openclaw gateway run`) in its
+ * own process group; `configure(config, home)` may change the gateway config before it is written.
+ * Returns the home plus `{ send(args), output(), stop() }`: `send` runs `openclaw agent --json
+ * ...` through the gateway and returns its JSON.
  */
-export async function startGateway({ modelUrl, pluginConfig }) {
+export async function startGateway({ modelUrl, pluginConfig, morePlugins = [], configure = () => {} }) {
   const openclaw = openclawHome();
   const [port] = await freePorts(1);
   const token = "test-token-0123456789";
-  openclaw.writeConfig(gatewayConfig({ modelUrl, port, token, pluginConfig, logFile: path.join(openclaw.home, "openclaw.log") }));
-  const installed = openclaw.cli(["plugins", "install", "--link", pluginDir, "--accept-capabilities", "--force"]);
-  if (installed.status !== 0) throw new Error(`plugins install failed (${installed.status}):\n${installed.stdout}${installed.stderr}`);
+  const config = gatewayConfig({ modelUrl, port, token, pluginConfig, logFile: path.join(openclaw.home, "openclaw.log") });
+  configure(config, openclaw.home);
+  openclaw.writeConfig(config);
+  let installed;
+  for (const dir of [pluginDir, ...morePlugins]) {
+    const done = openclaw.cli(["plugins", "install", "--link", dir, "--accept-capabilities", "--force"]);
+    if (done.status !== 0) throw new Error(`plugins install of ${dir} failed (${done.status}):\n${done.stdout}${done.stderr}`);
+    installed ??= done;
+  }
   const gateway = startProcess(binary("node24"), [openclawEntry, "gateway", "run"], { cwd: openclaw.home, env: openclaw.env, group: true });
   const stop = async () => {
     await gateway.stop();
