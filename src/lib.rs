@@ -42,6 +42,7 @@
 
 mod config;
 mod detectors;
+mod engine;
 mod error;
 mod guard;
 #[cfg(test)]

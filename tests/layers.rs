@@ -17,9 +17,10 @@ const LAYERS: &[&str] = &[
     "report",    // counters: stats() and metrics()
     "record",    // a record from text to meaning: frames, parsing, digests, failure classes
     "run",       // run state: the run table, windows, snapshots
-    "detectors", // the detectors of the default engine and the engine seam's shared parts
-    "openclaw",  // preset "openclaw": OpenClaw's own detection, behind the same seam
-    "guard",     // the native API, which holds an engine
+    "detectors", // the detectors of the default engine
+    "openclaw",  // preset "openclaw": OpenClaw's own detection
+    "engine",    // the seam: the default engine, and the enum that holds one engine or the other
+    "guard",     // the native API: parses, counts, and hands each record to its engine
     "wasm",      // the wasm-bindgen boundary
     "js_names",  // a test writing js/names.ts
     "lib",       // the crate root: re-exports

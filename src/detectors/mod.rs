@@ -10,10 +10,11 @@ mod global_circuit_breaker;
 mod known_poll_no_progress;
 mod max_turns;
 mod ping_pong;
+pub(crate) mod post_compaction_loop;
 pub(crate) mod shared_cause;
-mod stall;
+pub(crate) mod stall;
 mod tool_cap;
-mod transient_failure;
+pub(crate) mod transient_failure;
 mod unknown_tool_repeat;
 
 use crate::config::tools::{Cap, ToolKind};

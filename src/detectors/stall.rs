@@ -11,6 +11,7 @@
 use super::{threshold_finding, warning_finding, Proposal, Window, WEAK_EVIDENCE_FACTOR};
 use crate::config::tools::ToolKind;
 use crate::config::Config;
+use crate::run::history::Run;
 use crate::verdict::{DetectorId, Finding};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
@@ -32,4 +33,20 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
         proposal,
         WEAK_EVIDENCE_FACTOR,
     )
+}
+
+/// Whether the newest two completed records of `tool` returned one outcome for different
+/// arguments: a stall is forming.
+pub fn forming(run: &Run, tool: u16) -> bool {
+    let mut done = run
+        .records()
+        .iter()
+        .rev()
+        .filter(|r| r.tool() == tool && r.outcome().is_some());
+    match (done.next(), done.next()) {
+        (Some(newest), Some(before)) => {
+            newest.outcome() == before.outcome() && newest.args != before.args
+        }
+        _ => false,
+    }
 }

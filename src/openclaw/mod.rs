@@ -16,7 +16,8 @@ use crate::config::{Config, Policy};
 use crate::error::GuardError;
 use crate::json::canonical::{write_object_without, KeepAll};
 use crate::json::digest::{Digest, HashSink};
-use crate::record::input::{CallInput, OutcomeInput};
+use crate::json::scrub::RawContent;
+use crate::record::input::CallInput;
 use crate::record::outcome_fields::ResultFields;
 use crate::run::table::RunTable;
 use crate::verdict::messages;
@@ -175,18 +176,18 @@ impl OpenClawEngine {
     pub fn record(
         &mut self,
         config: &Config,
-        input: &OutcomeInput,
+        call: &CallInput,
+        (result, error): (&RawContent, &RawContent),
         side_text: Option<&[u8]>,
     ) -> Result<Answer, GuardError> {
-        let call = &input.call;
         let tool = normalise_tool(&call.tool);
         let args = args_of(&tool, call)?;
         let signature = signature_of(call, tool, &args)?;
         let outcome = outcome_of(
             &signature.tool,
             &args,
-            input.result.as_ref(),
-            input.error.as_ref(),
+            result.0.as_ref(),
+            error.0.as_ref(),
             side_text,
         );
         Ok(self.settle(config, call, signature, outcome))

@@ -1,10 +1,12 @@
 //! The host's records, from text to meaning: the input frame they arrive in, parsing call and
 //! outcome records (as JSON or field by field) with field-named errors, and the digests of their
 //! arguments and outcomes, including what makes two results the same (volatile keys, JSON inside
-//! text, failures written as text, failures naming a missing tool); the lookup keys that find a run, a tool or a pending call
+//! text, failures written as text, failures naming a missing tool; `digester` applies a tool's
+//! profile and ignored pointers); the lookup keys that find a run, a tool or a pending call
 //! again (`keys`).
 
 pub(crate) mod ascii;
+pub(crate) mod digester;
 pub(crate) mod effects;
 pub(crate) mod failure_class;
 pub(crate) mod failure_text;
