@@ -12,6 +12,7 @@ mod outcome;
 mod snapshot;
 mod text;
 
+use crate::config::tools::is_known_poll;
 use crate::config::{Config, Policy};
 use crate::error::GuardError;
 use crate::json::canonical::{write_object_without, KeepAll};
@@ -104,16 +105,6 @@ fn args_of(tool: &str, call: &CallInput) -> Result<Value, GuardError> {
     }
 }
 
-/// `process` polls and log reads, and `command_status`.
-fn is_known_poll(tool: &str, args: &Value) -> bool {
-    tool == "command_status"
-        || (tool == "process"
-            && matches!(
-                args.get("action").and_then(Value::as_str),
-                Some("poll" | "log")
-            ))
-}
-
 impl OpenClawEngine {
     pub fn new(max_runs: u32) -> Self {
         OpenClawEngine {
@@ -138,7 +129,8 @@ impl OpenClawEngine {
         };
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
-        let known_poll = is_known_poll(&signature.tool, &args);
+        let action = args.get("action").and_then(Value::as_str);
+        let known_poll = is_known_poll(&signature.tool, action);
         let call_id = call.call_id_key;
         let Some(found) = detect(&run.records, &signature, known_poll, &limits) else {
             run.push(signature, call_id, None, history_size);
