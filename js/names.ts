@@ -17,6 +17,10 @@ export type Action = (typeof ACTIONS)[number];
 export const CORE_ERROR_CODES = ["invalid_config", "invalid_record", "too_deep", "too_large", "invalid_snapshot"] as const;
 export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
 
+/** The switches of the config's `detectors` block. */
+export const DETECTOR_SWITCHES = ["knownPollNoProgress", "genericRepeat", "pingPong", "cycle", "stall", "errorRepeat", "transientFailure", "sharedCause"] as const;
+export type DetectorSwitch = (typeof DETECTOR_SWITCHES)[number];
+
 /** The values of the config's `preset`. */
 export const PRESETS = ["default", "strict", "openclaw"] as const;
 export type Preset = (typeof PRESETS)[number];

@@ -3,6 +3,7 @@
 //! from the Rust definitions instead of copies. The file is checked in; this test fails when it is
 //! stale, and `UPDATE_JS_NAMES=1 cargo test --lib js_names` rewrites it.
 
+use crate::config::detector_ids::Switch;
 use crate::config::tools::TOOL_KINDS;
 use crate::config::{POLICIES, PRESETS};
 use crate::error::ErrorCode;
@@ -67,6 +68,20 @@ fn generated() -> String {
         "CORE_ERROR_CODES",
         "CoreErrorCode",
         &errors,
+    );
+    let switches: Vec<&str> = DetectorId::ALL
+        .iter()
+        .filter_map(|id| match id.switch() {
+            Switch::OpenClaw(key) | Switch::Own(key) => Some(key),
+            Switch::None => None,
+        })
+        .collect();
+    list(
+        &mut out,
+        "The switches of the config's `detectors` block.",
+        "DETECTOR_SWITCHES",
+        "DetectorSwitch",
+        &switches,
     );
     list(
         &mut out,

@@ -2,28 +2,17 @@
 //! recalibrated on real trajectories, and on unless `enabled: false`), the `strict` preset for
 //! small models, and this guard's own options. Validation names the offending field and value; config is fixed at construction.
 
+pub(crate) mod detector_ids;
 mod openclaw_preset;
 pub(crate) mod tools;
 pub(crate) mod volatile_keys;
 
+use crate::config::detector_ids::{DetectorId, DetectorSwitches, Switch};
 use crate::config::tools::ToolSettings;
 use crate::error::{ErrorCode, GuardError};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use volatile_keys::VolatileKeys;
-
-/// Which detectors of the reference set are on (OpenClaw's `detectors` block).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DetectorSwitches {
-    pub generic_repeat: bool,
-    pub known_poll_no_progress: bool,
-    pub ping_pong: bool,
-    pub cycle: bool,
-    pub stall: bool,
-    pub error_repeat: bool,
-    pub transient_failure: bool,
-    pub shared_cause: bool,
-}
 
 /// What the host does with verdicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,16 +83,7 @@ impl Default for Config {
             critical_threshold: 5,
             unknown_tool_threshold: 3,
             global_circuit_breaker_threshold: 10,
-            detectors: DetectorSwitches {
-                generic_repeat: true,
-                known_poll_no_progress: true,
-                ping_pong: true,
-                cycle: true,
-                stall: true,
-                error_repeat: true,
-                transient_failure: true,
-                shared_cause: true,
-            },
+            detectors: DetectorSwitches::default(),
             post_compaction_guard: PostCompactionGuard {
                 enabled: true,
                 window_size: 3,
@@ -280,33 +260,18 @@ impl Config {
             }
         }
         if let Some(detectors) = opt_object(map, "detectors", "detectors")? {
-            reject_unknown_keys(
-                detectors,
-                &[
-                    "genericRepeat",
-                    "knownPollNoProgress",
-                    "pingPong",
-                    "cycle",
-                    "stall",
-                    "errorRepeat",
-                    "transientFailure",
-                    "sharedCause",
-                ],
-                "detectors.",
-            )?;
-            let switches = &mut config.detectors;
-            for (key, slot) in [
-                ("genericRepeat", &mut switches.generic_repeat),
-                ("knownPollNoProgress", &mut switches.known_poll_no_progress),
-                ("pingPong", &mut switches.ping_pong),
-                ("cycle", &mut switches.cycle),
-                ("stall", &mut switches.stall),
-                ("errorRepeat", &mut switches.error_repeat),
-                ("transientFailure", &mut switches.transient_failure),
-                ("sharedCause", &mut switches.shared_cause),
-            ] {
-                if let Some(v) = opt_bool(detectors, key, &format!("detectors.{key}"))? {
-                    *slot = v;
+            let switches: Vec<(DetectorId, &str)> = DetectorId::ALL
+                .iter()
+                .filter_map(|id| match id.switch() {
+                    Switch::OpenClaw(key) | Switch::Own(key) => Some((*id, key)),
+                    Switch::None => None,
+                })
+                .collect();
+            let keys: Vec<&str> = switches.iter().map(|(_, key)| *key).collect();
+            reject_unknown_keys(detectors, &keys, "detectors.")?;
+            for (id, key) in switches {
+                if let Some(on) = opt_bool(detectors, key, &format!("detectors.{key}"))? {
+                    config.detectors.set(id, on);
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! `openclaw` engine) does not have.
 
 use super::Config;
+use crate::config::detector_ids::{DetectorId, Switch};
 use crate::error::GuardError;
 use serde_json::{Map, Value};
 
@@ -49,13 +50,10 @@ pub fn reject_unused_fields(map: &Map<String, Value>) -> Result<(), GuardError> 
             return Err(unused(key));
         }
     }
-    for key in [
-        "cycle",
-        "stall",
-        "errorRepeat",
-        "transientFailure",
-        "sharedCause",
-    ] {
+    for id in DetectorId::ALL {
+        let Switch::Own(key) = id.switch() else {
+            continue;
+        };
         if detectors.is_some_and(|d| d.contains_key(key)) {
             return Err(unused(&format!("detectors.{key}")));
         }

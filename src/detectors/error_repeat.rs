@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::verdict::{DetectorId, Finding};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.error_repeat {
+    if !config.detectors.on(DetectorId::ErrorRepeat) {
         return None;
     }
     let streak = window.same_tool_outcome_streak()?;

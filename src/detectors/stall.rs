@@ -15,7 +15,7 @@ use crate::run::history::Run;
 use crate::verdict::{DetectorId, Finding};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.stall || proposal.kind != ToolKind::Read {
+    if !config.detectors.on(DetectorId::Stall) || proposal.kind != ToolKind::Read {
         return None;
     }
     let streak = window.same_tool_outcome_streak()?;

@@ -14,7 +14,7 @@ use crate::run::outages::Outage;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.transient_failure {
+    if !config.detectors.on(DetectorId::TransientFailure) {
         return None;
     }
     // A forecast assumes the next call waits as long as asked.

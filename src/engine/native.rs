@@ -311,7 +311,9 @@ impl NativeEngine {
             Some(FailureClass::Transient { retry_after_ms }) => Some(retry_after_ms),
             _ => None,
         };
-        if let (Some(asked_ms), true) = (transient, config.detectors.transient_failure) {
+        if let (Some(asked_ms), true) =
+            (transient, config.detectors.on(DetectorId::TransientFailure))
+        {
             // An outage, not a loop: the call leaves the window; only the wait is kept.
             run.withdraw(index);
             let outage = run.outages.failed(tool_key(&call.tool), args, at, asked_ms);

@@ -123,9 +123,9 @@ impl OpenClawEngine {
             critical: config.critical_threshold,
             global: config.global_circuit_breaker_threshold,
             unknown_tool: config.unknown_tool_threshold,
-            generic_repeat: config.detectors.generic_repeat,
-            known_poll: config.detectors.known_poll_no_progress,
-            ping_pong: config.detectors.ping_pong,
+            generic_repeat: config.detectors.on(DetectorId::GenericRepeat),
+            known_poll: config.detectors.on(DetectorId::KnownPollNoProgress),
+            ping_pong: config.detectors.on(DetectorId::PingPong),
         };
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
