@@ -187,8 +187,11 @@ for (const [kind, [raw, gz]] of totals) console.log(`  ${`total ${kind}`.padEnd(
 // issue 23 (what a call may change: shell and editor reading and the change log, ~9 KB; naming the
 // argument that varied, ~4 KB; truthful texts and quotes, ~3 KB; failure masking, 0.4 KB) and by
 // 10 KB for issue 26 (reading a failure's class, status and wait, ~6 KB; the transient-failure and
-// shared-cause detectors with their outages, ~2 KB; `sameAs` call ids and their snapshot, ~2 KB).
-const WASM_GZIP_BUDGET = 159 * 1024;
+// shared-cause detectors with their outages, ~2 KB; `sameAs` call ids and their snapshot, ~2 KB),
+// and by 3 KB for issue 25's second round (reading only the argument strings a call's effect needs,
+// recognising arguments already in canonical form, escaping inline for the hasher, hashing host
+// strings through a latin1 view: +3.0 KB together).
+const WASM_GZIP_BUDGET = 162 * 1024;
 const wasmGzip = totals.get("wasm")?.[1] ?? 0;
 log(`.wasm gzip -9 ${kb(wasmGzip)} of the ${kb(WASM_GZIP_BUDGET)} budget: ${wasmGzip <= WASM_GZIP_BUDGET ? "within" : `OVER by ${kb(wasmGzip - WASM_GZIP_BUDGET)}`}`);
 
