@@ -32,3 +32,8 @@ export type Policy = (typeof POLICIES)[number];
 /** The values of `tools.<name>.kind`. */
 export const TOOL_KINDS = ["poll", "read", "mutate", "command"] as const;
 export type ToolKind = (typeof TOOL_KINDS)[number];
+
+/** The allow verdict the core writes (`Verdict::allow`), built in JS for `Status.Allow`. */
+export function plainAllow(tool: string, runId: string | null) {
+  return {"action":"allow","level":"ok","detector":null,"count":0,"threshold":null,"tool":tool,"runId":runId,"message":null} as const;
+}

@@ -7,7 +7,7 @@ use crate::config::detector_ids::Switch;
 use crate::config::tools::TOOL_KINDS;
 use crate::config::{POLICIES, PRESETS};
 use crate::error::ErrorCode;
-use crate::verdict::{Action, DetectorId, Level};
+use crate::verdict::{Action, DetectorId, Level, Verdict};
 use std::fmt::Write;
 
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/js/names.ts");
@@ -104,9 +104,31 @@ fn generated() -> String {
         "ToolKind",
         &names(&TOOL_KINDS),
     );
+    plain_allow(&mut out);
     out.truncate(out.trim_end().len());
     out.push('\n');
     out
+}
+
+/// The plain allow verdict as a function of its tool and run id: the JSON the core writes for
+/// `Verdict::allow`, its two variable fields made parameters. The wrapper builds it for a
+/// `Status.Allow` answer, so no verdict text crosses the boundary for the commonest answer.
+fn plain_allow(out: &mut String) {
+    const TOOL: &str = "\u{1}tool";
+    const RUN_ID: &str = "\u{1}runId";
+    let literal = Verdict::allow(TOOL, Some(RUN_ID))
+        .to_json()
+        .replace("\"\\u0001tool\"", "tool")
+        .replace("\"\\u0001runId\"", "runId");
+    assert!(literal.contains("\"tool\":tool") && literal.contains("\"runId\":runId"));
+    let _ = writeln!(
+        out,
+        "/** The allow verdict the core writes (`Verdict::allow`), built in JS for `Status.Allow`. */"
+    );
+    let _ = writeln!(
+        out,
+        "export function plainAllow(tool: string, runId: string | null) {{\n  return {literal} as const;\n}}\n"
+    );
 }
 
 #[test]

@@ -10,8 +10,8 @@ pub(crate) mod shared_cause;
 use crate::config::tools::{Cap, ToolKind};
 use crate::config::Config;
 use crate::run::call_record::{CallRecord, Fingerprint};
-use crate::run::history::Run;
 use crate::run::record_notes::Target;
+use crate::run::state::Run;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 /// The call being judged, with its per-tool settings resolved.

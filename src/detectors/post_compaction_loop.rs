@@ -4,7 +4,7 @@
 //! run stops. Judged at `record`, never at `check`.
 
 use crate::run::call_record::Fingerprint;
-use crate::run::history::{CompactionWatch, Run};
+use crate::run::state::{CompactionWatch, Run};
 use crate::verdict::{DetectorId, Finding, Level};
 
 /// Arms the watch of `run` for the next `window` completions.

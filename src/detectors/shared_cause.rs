@@ -6,7 +6,7 @@
 //! refusal: a call that already failed so is `generic_repeat`'s, with a repeat's evidence.
 
 use crate::config::Config;
-use crate::run::history::Run;
+use crate::run::state::Run;
 use crate::verdict::{DetectorId, Finding, Level, SharedCause};
 
 /// The warning for a record that just failed with `cause`, if it is due; marks the cause warned.

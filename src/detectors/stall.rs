@@ -11,7 +11,7 @@
 use super::{threshold_finding, warning_finding, Proposal, Window, WEAK_EVIDENCE_FACTOR};
 use crate::config::tools::ToolKind;
 use crate::config::Config;
-use crate::run::history::Run;
+use crate::run::state::Run;
 use crate::verdict::{DetectorId, Finding};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {

@@ -23,9 +23,9 @@ use crate::record::outcome::OutcomeDigest;
 use crate::record::outcome_fields::ResultFields;
 use crate::record::quote::{quote_fields, quote_value};
 use crate::run::call_record::{fingerprint, CallRecord, Fingerprint, RecordState};
-use crate::run::history::Run;
 use crate::run::record_notes::Note;
 use crate::run::snapshot;
+use crate::run::state::Run;
 use crate::run::table::RunTable;
 use crate::verdict::{Action, Answer, Basis, DetectorId, Level, Verdict};
 

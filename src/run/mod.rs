@@ -1,5 +1,5 @@
 //! Run state: the table of live runs (`table`); each run's bounded window of fingerprinted call
-//! records, its counters and tool-name table (`history`, `tool_table`); what its calls may have
+//! records, its counters and tool-name table (`state`, `tool_table`); what its calls may have
 //! changed and the shared causes their failures named (`record_notes`); the argument members of
 //! each read tool's last call (`last_arguments`); calls in an outage (`outages`); the call ids
 //! `sameAs` names (`call_ids`); a record and its packed metadata (`call_record`, `record_meta`);
@@ -8,13 +8,13 @@
 
 pub(crate) mod call_ids;
 pub(crate) mod call_record;
-pub(crate) mod history;
 pub(crate) mod last_arguments;
 pub(crate) mod outages;
 pub(crate) mod record_meta;
 pub(crate) mod record_notes;
 pub(crate) mod snapshot;
 pub(crate) mod snapshot_bytes;
+pub(crate) mod state;
 pub(crate) mod streaks;
 pub(crate) mod table;
 pub(crate) mod tool_table;

@@ -8,7 +8,7 @@
 //! `&str` (no key is built per call).
 
 use crate::record::keys::WordMix;
-use crate::run::history::Run;
+use crate::run::state::Run;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 

@@ -198,7 +198,7 @@ impl WasmGuard {
         self.inner.compacted(run_id.as_deref());
     }
 
-    pub fn progress(&mut self, run_id: Option<String>, _reason: Option<String>) {
+    pub fn progress(&mut self, run_id: Option<String>) {
         self.inner.progress(run_id.as_deref());
     }
 
