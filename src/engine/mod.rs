@@ -117,36 +117,37 @@ impl Engine {
     /// Forget a run.
     pub fn end_run(&mut self, run_id: Option<&str>) {
         match self {
-            Engine::Native(engine) => engine.end_run(run_id),
-            Engine::OpenClaw(engine) => engine.end_run(run_id),
+            Engine::Native(engine) => engine.runs.remove(run_id),
+            Engine::OpenClaw(engine) => engine.runs.remove(run_id),
         }
     }
 
     /// A snapshot of one run, in the engine's format (docs/snapshot-format.md).
     pub fn export_run(&self, run_id: Option<&str>) -> Vec<u8> {
         match self {
-            Engine::Native(engine) => engine.export_run(run_id),
-            Engine::OpenClaw(engine) => engine.export_run(run_id),
+            Engine::Native(engine) => engine.runs.export(run_id),
+            Engine::OpenClaw(engine) => engine.runs.export(run_id),
         }
     }
 
-    /// Restores a run from `export_run`'s bytes; returns its id.
+    /// Restores a run from `export_run`'s bytes, its window cut to `historySize`; returns its id.
     pub fn import_run(
         &mut self,
         config: &Config,
         bytes: &[u8],
     ) -> Result<Option<String>, GuardError> {
+        let history_size = config.history_size as usize;
         match self {
-            Engine::Native(engine) => engine.import_run(config, bytes),
-            Engine::OpenClaw(engine) => engine.import_run(config, bytes),
+            Engine::Native(engine) => engine.runs.import(bytes, history_size),
+            Engine::OpenClaw(engine) => engine.runs.import(bytes, history_size),
         }
     }
 
     /// The live runs and the runs evicted so far.
     pub fn run_counts(&self) -> (u64, u64) {
         match self {
-            Engine::Native(engine) => engine.run_counts(),
-            Engine::OpenClaw(engine) => (engine.live_runs() as u64, engine.evicted_runs()),
+            Engine::Native(engine) => engine.runs.counts(),
+            Engine::OpenClaw(engine) => engine.runs.counts(),
         }
     }
 }

@@ -24,14 +24,14 @@ use crate::record::outcome_fields::ResultFields;
 use crate::record::quote::{quote_fields, quote_value};
 use crate::run::call_record::{fingerprint, CallRecord, Fingerprint, RecordState};
 use crate::run::record_notes::Note;
-use crate::run::snapshot;
 use crate::run::state::Run;
 use crate::run::table::RunTable;
 use crate::verdict::{Action, Answer, Basis, DetectorId, Level, Verdict};
 
 /// The default engine's runs.
 pub struct NativeEngine {
-    runs: RunTable,
+    /// Its runs; ending, exporting and importing one is the table's work (`Engine`).
+    pub(super) runs: RunTable,
 }
 
 impl NativeEngine {
@@ -120,32 +120,6 @@ impl NativeEngine {
         }
     }
 
-    /// Forget a run.
-    pub fn end_run(&mut self, run_id: Option<&str>) {
-        self.runs.remove(run_id);
-    }
-
-    /// A snapshot of one run (an unknown run gives the snapshot of an empty run).
-    pub fn export_run(&self, run_id: Option<&str>) -> Vec<u8> {
-        match self.runs.peek(run_id) {
-            Some(run) => snapshot::encode(run_id, run),
-            None => snapshot::encode(run_id, &Run::default()),
-        }
-    }
-
-    /// Restores a run from `export_run`'s bytes (replacing any run with that id), its window cut
-    /// to `historySize`; returns its id.
-    pub fn import_run(
-        &mut self,
-        config: &Config,
-        bytes: &[u8],
-    ) -> Result<Option<String>, GuardError> {
-        let (run_id, mut run) = snapshot::decode(bytes)?;
-        run.keep_newest(config.history_size as usize);
-        *self.runs.get_or_create(run_id.as_deref()) = run;
-        Ok(run_id)
-    }
-
     /// The fingerprints `record` would give a record under `config`: its call's, and its
     /// outcome's when it has one. Nothing is stored.
     pub fn fingerprints(
@@ -168,11 +142,6 @@ impl NativeEngine {
             args: facts.args,
             outcome,
         })
-    }
-
-    /// The live runs and the runs evicted so far.
-    pub fn run_counts(&self) -> (u64, u64) {
-        (self.runs.live_runs() as u64, self.runs.evicted())
     }
 
     fn check_call(

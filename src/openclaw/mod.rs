@@ -56,7 +56,7 @@ struct CompactionTail {
 }
 
 #[derive(Debug, Default)]
-struct OpenClawRun {
+pub(crate) struct OpenClawRun {
     records: Vec<Entry>,
     /// Per warning key, the highest count bucket warned about.
     warned: Vec<(WarningKey, u32)>,
@@ -67,7 +67,8 @@ struct OpenClawRun {
 /// The runs of a guard under the `openclaw` preset, in the guard's run table (least recently
 /// used evicted beyond `maxRuns`).
 pub struct OpenClawEngine {
-    runs: RunTable<OpenClawRun>,
+    /// Its runs; ending, exporting and importing one is the table's work (`engine::Engine`).
+    pub(crate) runs: RunTable<OpenClawRun>,
 }
 
 /// OpenClaw's tool-name normalisation: lower case, and its aliases.
@@ -262,44 +263,6 @@ impl OpenClawEngine {
             remaining: window,
             seen: Vec::new(),
         });
-    }
-
-    pub fn end_run(&mut self, run_id: Option<&str>) {
-        self.runs.remove(run_id);
-    }
-
-    /// A snapshot of one run (an unknown run gives the snapshot of an empty run).
-    pub fn export_run(&self, run_id: Option<&str>) -> Vec<u8> {
-        match self.runs.peek(run_id) {
-            Some(run) => snapshot::encode(run_id, run),
-            None => snapshot::encode(run_id, &OpenClawRun::default()),
-        }
-    }
-
-    /// Restores a run from `export_run`'s bytes (replacing any run with that id), its window cut
-    /// to `historySize`; returns its id.
-    pub fn import_run(
-        &mut self,
-        config: &Config,
-        bytes: &[u8],
-    ) -> Result<Option<String>, GuardError> {
-        let (run_id, mut restored) = snapshot::decode(bytes)?;
-        let excess = restored
-            .records
-            .len()
-            .saturating_sub(config.history_size as usize);
-        restored.records.drain(..excess);
-        let run = self.runs.get_or_create(run_id.as_deref());
-        *run = restored;
-        Ok(run_id)
-    }
-
-    pub fn live_runs(&self) -> usize {
-        self.runs.live_runs()
-    }
-
-    pub fn evicted_runs(&self) -> u64 {
-        self.runs.evicted()
     }
 }
 

@@ -12,6 +12,7 @@ use super::{CompactionTail, Entry, OpenClawRun, Signature};
 use crate::error::{ErrorCode, GuardError};
 use crate::json::digest::sha256;
 use crate::run::snapshot_bytes::{Reader, Writer};
+use crate::run::table::RunSnapshot;
 
 const MAGIC: &[u8; 4] = b"TLGO";
 const VERSION: u8 = 1;
@@ -183,4 +184,19 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, OpenClawRun), GuardError>
         compaction,
     };
     Ok((run_id, run))
+}
+
+impl RunSnapshot for OpenClawRun {
+    fn encode(run_id: Option<&str>, run: &OpenClawRun) -> Vec<u8> {
+        encode(run_id, run)
+    }
+
+    fn decode(bytes: &[u8]) -> Result<(Option<String>, OpenClawRun), GuardError> {
+        decode(bytes)
+    }
+
+    fn cut_window(&mut self, history_size: usize) {
+        let excess = self.records.len().saturating_sub(history_size);
+        self.records.drain(..excess);
+    }
 }

@@ -240,7 +240,7 @@ mod tests {
         let sorted = |names: &[&str]| names.windows(2).all(|w| w.first() < w.last());
         let actions: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
         let levels: Vec<&str> = LEVELS.iter().map(|(n, _)| *n).collect();
-        let detectors: Vec<&str> = DETECTORS.iter().map(|d| d.as_str()).collect();
+        let detectors: Vec<&str> = detectors_by_name().iter().map(|d| d.as_str()).collect();
         assert!(sorted(&actions) && sorted(&levels) && sorted(&detectors));
         for action in [Action::Allow, Action::Warn, Action::Block, Action::Stop] {
             let mut counters = Counters::default();
@@ -266,7 +266,7 @@ mod tests {
                 .contains(&(level.as_str(), 1)));
         }
         for id in DetectorId::ALL {
-            assert!(DETECTORS.contains(&id));
+            assert!(detectors_by_name().contains(&id));
             let mut counters = Counters::default();
             let mut verdict = Verdict::allow("t", None);
             verdict.detector = Some(id);

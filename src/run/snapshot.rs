@@ -22,6 +22,7 @@ use crate::run::record_meta::{
 use crate::run::record_notes::Note;
 use crate::run::snapshot_bytes::{Reader, Writer};
 use crate::run::state::{CompactionWatch, Run};
+use crate::run::table::RunSnapshot;
 use crate::run::tool_table::ToolTable;
 use std::collections::VecDeque;
 
@@ -359,6 +360,20 @@ fn fingerprint(r: &mut Reader, len: usize) -> Result<Fingerprint, GuardError> {
         .first_chunk()
         .copied()
         .ok_or_else(|| corrupt("it is truncated"))
+}
+
+impl RunSnapshot for Run {
+    fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
+        encode(run_id, run)
+    }
+
+    fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
+        decode(bytes)
+    }
+
+    fn cut_window(&mut self, history_size: usize) {
+        self.keep_newest(history_size);
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //! a run as used and evicting the oldest are O(1) without any allocation. Ids are looked up as
 //! `&str` (no key is built per call).
 
+use crate::error::GuardError;
 use crate::record::keys::WordMix;
 use crate::run::state::Run;
 use std::collections::HashMap;
@@ -230,6 +231,45 @@ impl<R: Default> RunTable<R> {
 
     pub fn evicted(&self) -> u64 {
         self.evicted
+    }
+}
+
+/// A run's state as a `RunTable` exports and imports it: each engine's run type has its own bytes
+/// (docs/snapshot-format.md).
+pub trait RunSnapshot: Default {
+    /// The snapshot of `run`, named `run_id`.
+    fn encode(run_id: Option<&str>, run: &Self) -> Vec<u8>;
+    /// The run id and the run a snapshot holds, or `invalid_snapshot`.
+    fn decode(bytes: &[u8]) -> Result<(Option<String>, Self), GuardError>;
+    /// Cuts the run's window to its newest `history_size` records.
+    fn cut_window(&mut self, history_size: usize);
+}
+
+impl<R: RunSnapshot> RunTable<R> {
+    /// A snapshot of one run (an unknown run gives the snapshot of an empty run).
+    pub fn export(&self, run_id: Option<&str>) -> Vec<u8> {
+        match self.peek(run_id) {
+            Some(run) => R::encode(run_id, run),
+            None => R::encode(run_id, &R::default()),
+        }
+    }
+
+    /// Restores a run from `export`'s bytes (replacing any run with that id), its window cut to
+    /// `history_size`; returns its id.
+    pub fn import(
+        &mut self,
+        bytes: &[u8],
+        history_size: usize,
+    ) -> Result<Option<String>, GuardError> {
+        let (run_id, mut run) = R::decode(bytes)?;
+        run.cut_window(history_size);
+        *self.get_or_create(run_id.as_deref()) = run;
+        Ok(run_id)
+    }
+
+    /// The live runs and the runs evicted so far.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.live_runs() as u64, self.evicted())
     }
 }
 
