@@ -6,7 +6,9 @@ use crate::engine::native::NativeEngine;
 use crate::engine::Engine;
 use crate::error::{ErrorCode, GuardError};
 use crate::json::scrub::RawContent;
-use crate::record::input::{parse_call, parse_outcome, CallFields, CallInput};
+use crate::record::input::{
+    parse_call, parse_outcome, CallFields, CallInput, ReceivedOutcome, Returned,
+};
 use crate::record::outcome_fields::ResultFields;
 use crate::report::stats::{Counters, Stats};
 use crate::verdict::{Answer, Verdict};
@@ -108,17 +110,21 @@ impl Guard {
         now_ms: f64,
     ) -> Result<Verdict, GuardError> {
         let input = parse_outcome(outcome_json, self.config.max_record_bytes)?;
-        // Fingerprints only: the parsed result and error are zeroed when dropped.
-        let (call, result, error) = (
-            input.call,
-            RawContent(input.result),
-            RawContent(input.error),
-        );
-        let answer =
-            self.engine
-                .record(&self.config, &call, (&result, &error), side_text, now_ms)?;
+        let outcome = ReceivedOutcome {
+            call: input.call,
+            // Fingerprints only: the parsed result and error are zeroed when dropped.
+            returned: Returned::Parsed {
+                result: RawContent(input.result),
+                error: RawContent(input.error),
+                side_text,
+            },
+            now_ms,
+        };
+        // Every engine places a parsed outcome (`None` is for one handed over field by field).
+        let answer = self.engine.record(&self.config, &outcome)?;
+        let call = &outcome.call;
         Ok(self
-            .recorded(answer)
+            .recorded(answer.unwrap_or(Answer::Allow))
             .into_verdict(&call.tool, call.run_id.as_deref()))
     }
 
@@ -137,10 +143,15 @@ impl Guard {
         if !self.fits_any_record(bytes, result.part_count()) {
             return Ok(None);
         }
-        let call = fields.call()?;
-        let answer =
-            self.engine
-                .record_fields(&self.config, &call, args_withheld, result, now_ms)?;
+        let outcome = ReceivedOutcome {
+            call: fields.call()?,
+            returned: Returned::Fields {
+                result,
+                args_withheld,
+            },
+            now_ms,
+        };
+        let answer = self.engine.record(&self.config, &outcome)?;
         Ok(answer.map(|answer| self.recorded(answer)))
     }
 

@@ -10,10 +10,8 @@ pub mod native;
 
 use crate::config::Config;
 use crate::error::GuardError;
-use crate::json::scrub::RawContent;
 use crate::openclaw::OpenClawEngine;
-use crate::record::input::CallInput;
-use crate::record::outcome_fields::ResultFields;
+use crate::record::input::{CallInput, ReceivedOutcome};
 use crate::verdict::Answer;
 use native::NativeEngine;
 
@@ -55,42 +53,19 @@ impl Engine {
         }
     }
 
-    /// After the tool returned or threw: the outcome of a JSON record, its result and error parsed
-    /// (raw content, zeroed when the caller drops them).
+    /// After the tool returned or threw: `None` when the engine needs the JSON record (a result
+    /// handed over field by field that it cannot place); a disabled guard allows and keeps nothing.
     pub fn record(
         &mut self,
         config: &Config,
-        call: &CallInput,
-        outcome: (&RawContent, &RawContent),
-        side_text: Option<&[u8]>,
-        now_ms: f64,
-    ) -> Result<Answer, GuardError> {
-        if !config.enabled {
-            return Ok(Answer::Allow);
-        }
-        match self {
-            Engine::Native(engine) => engine.record(config, call, outcome, side_text, now_ms),
-            Engine::OpenClaw(engine) => engine.record(config, call, outcome, side_text),
-        }
-    }
-
-    /// `record` of a result handed over field by field; `None`: the JSON record must answer.
-    pub fn record_fields(
-        &mut self,
-        config: &Config,
-        call: &CallInput,
-        args_withheld: bool,
-        result: &ResultFields,
-        now_ms: f64,
+        outcome: &ReceivedOutcome,
     ) -> Result<Option<Answer>, GuardError> {
         if !config.enabled {
             return Ok(Some(Answer::Allow));
         }
         match self {
-            Engine::Native(engine) => {
-                engine.record_fields(config, call, args_withheld, result, now_ms)
-            }
-            Engine::OpenClaw(engine) => engine.record_fields(config, call, args_withheld, result),
+            Engine::Native(engine) => engine.record(config, outcome),
+            Engine::OpenClaw(engine) => engine.record(config, outcome),
         }
     }
 

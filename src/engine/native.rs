@@ -16,11 +16,10 @@ use crate::json::scrub::RawContent;
 use crate::record::digester::OutcomeDigester;
 use crate::record::effects::{Effect, Writes};
 use crate::record::failure_class::{of_fields, of_value, FailureClass};
-use crate::record::input::CallInput;
+use crate::record::input::{CallInput, ReceivedOutcome, Returned};
 use crate::record::keys::tool_key;
 use crate::record::missing_tool::carries_model_formatting;
 use crate::record::outcome::OutcomeDigest;
-use crate::record::outcome_fields::ResultFields;
 use crate::record::quote::{quote_fields, quote_value};
 use crate::run::call_record::{fingerprint, CallRecord, Fingerprint, RecordState};
 use crate::run::record_notes::Note;
@@ -53,57 +52,43 @@ impl NativeEngine {
         Ok(self.check_call(config, call, facts, now_ms))
     }
 
-    /// After the tool returned or threw: the outcome (its result and error parsed from the JSON
-    /// record) attaches to its call.
+    /// After the tool returned or threw: the outcome attaches to its call. `None` only for a
+    /// result handed over field by field whose arguments were withheld when no checked call has
+    /// its call id (the JSON record answers then).
     pub fn record(
         &mut self,
         config: &Config,
-        call: &CallInput,
-        (result, error): (&RawContent, &RawContent),
-        side_text: Option<&[u8]>,
-        now_ms: f64,
-    ) -> Result<Answer, GuardError> {
-        let found = match self.checked_call(call) {
-            Some(found) => found,
-            None => computed_call(config, call)?,
+        outcome: &ReceivedOutcome,
+    ) -> Result<Option<Answer>, GuardError> {
+        let (call, now_ms) = (&outcome.call, outcome.now_ms);
+        let found = match (self.checked_call(call), &outcome.returned) {
+            (Some(found), _) => found,
+            (None, Returned::Fields { args_withheld, .. }) if *args_withheld => return Ok(None),
+            (None, _) => computed_call(config, call)?,
         };
         let digester = OutcomeDigester::new(config, call, found.kind);
-        let outcome = digester.tree(result, error, side_text)?;
-        let quote = || quote_value(result.0.as_ref(), error.0.as_ref());
-        let class = match outcome.is_error {
-            true => of_value(
-                result.0.as_ref(),
-                error.0.as_ref(),
-                runs_commands(config, call),
-            ),
-            false => None,
+        let commands = || runs_commands(config, call);
+        let answer = match &outcome.returned {
+            Returned::Parsed {
+                result,
+                error,
+                side_text,
+            } => {
+                let digest = digester.tree(result, error, *side_text)?;
+                let (result, error) = (result.0.as_ref(), error.0.as_ref());
+                let class = digest.is_error.then(|| of_value(result, error, commands()));
+                let quote = || quote_value(result, error);
+                let settled = (&digest, class.flatten());
+                self.settle_outcome(config, call, &found, settled, now_ms, quote)
+            }
+            Returned::Fields { result, .. } => {
+                let digest = digester.fields(result)?;
+                let class = digest.is_error.then(|| of_fields(result, commands()));
+                let quote = || quote_fields(result);
+                let settled = (&digest, class.flatten());
+                self.settle_outcome(config, call, &found, settled, now_ms, quote)
+            }
         };
-        Ok(self.settle_outcome(config, call, &found, (&outcome, class), now_ms, quote))
-    }
-
-    /// `record` of a result handed over field by field: `None` when the arguments were withheld
-    /// and no checked call has the outcome's call id (the JSON record answers then).
-    pub fn record_fields(
-        &mut self,
-        config: &Config,
-        call: &CallInput,
-        args_withheld: bool,
-        result: &ResultFields,
-        now_ms: f64,
-    ) -> Result<Option<Answer>, GuardError> {
-        let found = match self.checked_call(call) {
-            Some(found) => found,
-            None if args_withheld => return Ok(None),
-            None => computed_call(config, call)?,
-        };
-        let outcome = OutcomeDigester::new(config, call, found.kind).fields(result)?;
-        let class = match outcome.is_error {
-            true => of_fields(result, runs_commands(config, call)),
-            false => None,
-        };
-        let answer = self.settle_outcome(config, call, &found, (&outcome, class), now_ms, || {
-            quote_fields(result)
-        });
         Ok(Some(answer))
     }
 

@@ -17,9 +17,7 @@ use crate::config::{Config, Policy};
 use crate::error::GuardError;
 use crate::json::canonical::{write_object_without, KeepAll};
 use crate::json::digest::{Digest, HashSink};
-use crate::json::scrub::RawContent;
-use crate::record::input::CallInput;
-use crate::record::outcome_fields::ResultFields;
+use crate::record::input::{CallInput, ReceivedOutcome, Returned};
 use crate::run::table::RunTable;
 use crate::verdict::messages;
 use crate::verdict::{
@@ -164,52 +162,48 @@ impl OpenClawEngine {
     }
 
     /// After the tool returned or threw: the outcome attaches to its call; only the
-    /// post-compaction guard answers anything but allow.
-    /// `side_text`: the text of the result's `textSide` part, passed beside the record.
+    /// post-compaction guard answers anything but allow. A result handed over field by field (see
+    /// `ResultFields`; `Absent` is a missing result) is hashed without the JSON record; `None`
+    /// when its arguments were withheld and are needed (`process` and `message` outcomes depend on
+    /// them) or no running call has the call id: `record` of the JSON record answers then.
     pub fn record(
         &mut self,
         config: &Config,
-        call: &CallInput,
-        (result, error): (&RawContent, &RawContent),
-        side_text: Option<&[u8]>,
-    ) -> Result<Answer, GuardError> {
-        let tool = normalise_tool(&call.tool);
-        let args = args_of(&tool, call)?;
-        let signature = signature_of(call, tool, &args)?;
-        let outcome = outcome_of(
-            &signature.tool,
-            &args,
-            result.0.as_ref(),
-            error.0.as_ref(),
-            side_text,
-        );
-        Ok(self.settle(config, call, signature, outcome))
-    }
-
-    /// `record` of a result handed over field by field (see `ResultFields`; `Absent` is a missing
-    /// result), without building the JSON record: `None` when the arguments were withheld and are
-    /// needed (`process` and `message` outcomes depend on them) or no running call has the call
-    /// id. `record` of the JSON record answers then.
-    pub fn record_fields(
-        &mut self,
-        config: &Config,
-        call: &CallInput,
-        args_withheld: bool,
-        result: &ResultFields,
+        outcome: &ReceivedOutcome,
     ) -> Result<Option<Answer>, GuardError> {
+        let call = &outcome.call;
         let tool = normalise_tool(&call.tool);
-        let (signature, args) = if args_withheld {
-            let needs_args = matches!(&*tool, "process" | "message");
-            match self.running_signature(call).filter(|_| !needs_args) {
-                Some(signature) => (signature, Value::Null),
-                None => return Ok(None),
+        let (signature, args) = match outcome.returned {
+            Returned::Fields {
+                args_withheld: true,
+                ..
+            } => {
+                let needs_args = matches!(&*tool, "process" | "message");
+                match self.running_signature(call).filter(|_| !needs_args) {
+                    Some(signature) => (signature, Value::Null),
+                    None => return Ok(None),
+                }
             }
-        } else {
-            let args = args_of(&tool, call)?;
-            (signature_of(call, tool, &args)?, args)
+            _ => {
+                let args = args_of(&tool, call)?;
+                (signature_of(call, tool, &args)?, args)
+            }
         };
-        let outcome = outcome_of_fields(&signature.tool, &args, result)?;
-        Ok(Some(self.settle(config, call, signature, outcome)))
+        let hashed = match &outcome.returned {
+            Returned::Parsed {
+                result,
+                error,
+                side_text,
+            } => outcome_of(
+                &signature.tool,
+                &args,
+                result.0.as_ref(),
+                error.0.as_ref(),
+                *side_text,
+            ),
+            Returned::Fields { result, .. } => outcome_of_fields(&signature.tool, &args, result)?,
+        };
+        Ok(Some(self.settle(config, call, signature, hashed)))
     }
 
     /// The signature of the newest running call with the call's id, in its run.
