@@ -133,10 +133,9 @@ fn apply_strict(config: &mut Config) {
     config.global_circuit_breaker_threshold = 5;
 }
 
-/// Every key a config object may have at its top level; any other is `invalid_config`.
-pub const TOP_LEVEL_KEYS: &[&str] = &[
+/// The top-level keys OpenClaw's `tools.loopDetection` block has too: every preset honours them.
+const OPENCLAW_KEYS: &[&str] = &[
     "enabled",
-    "preset",
     "historySize",
     "warningThreshold",
     "criticalThreshold",
@@ -144,6 +143,11 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "globalCircuitBreakerThreshold",
     "detectors",
     "postCompactionGuard",
+];
+
+/// The settings of this guard's own detectors, which OpenClaw's detection does not have: an error
+/// under `preset: "openclaw"` (`openclaw_preset`).
+pub const OWN_DETECTION_KEYS: &[&str] = &[
     "criticalLaps",
     "maxCyclePeriod",
     "maxTurns",
@@ -151,13 +155,13 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "pollBudgetMs",
     "transientBudgetMs",
     "sameAs",
-    "policy",
     "tools",
     "volatileKeys",
     "pollTools",
-    "maxRuns",
-    "maxRecordBytes",
 ];
+
+/// How the guard runs, whatever its detection.
+const GUARD_KEYS: &[&str] = &["preset", "policy", "maxRuns", "maxRecordBytes"];
 
 impl Config {
     /// Parses and validates a config object. `null` means all defaults.
@@ -174,7 +178,8 @@ impl Config {
                 ))
             }
         };
-        reject_unknown_keys(map, TOP_LEVEL_KEYS, "")?;
+        let keys = [OPENCLAW_KEYS, OWN_DETECTION_KEYS, GUARD_KEYS].concat();
+        reject_unknown_keys(map, &keys, "")?;
 
         let mut config = Config::default();
         if let Some(apply) = opt_choice(map, "preset", "preset", &PRESETS)? {

@@ -3,6 +3,7 @@
 //! `openclaw` engine) does not have.
 
 use super::Config;
+use super::OWN_DETECTION_KEYS;
 use crate::config::detector_ids::{DetectorId, Switch};
 use crate::error::GuardError;
 use serde_json::{Map, Value};
@@ -20,20 +21,6 @@ pub fn apply_preset(config: &mut Config) {
     config.max_turns = None;
 }
 
-/// Fields of this guard's own detectors, which OpenClaw's detection does not have.
-const UNUSED_FIELDS: &[&str] = &[
-    "criticalLaps",
-    "maxCyclePeriod",
-    "maxTurns",
-    "patientPollMs",
-    "pollBudgetMs",
-    "transientBudgetMs",
-    "sameAs",
-    "tools",
-    "volatileKeys",
-    "pollTools",
-];
-
 /// Under `preset: "openclaw"` a field that could not change any verdict is an error, not ignored.
 pub fn reject_unused_fields(map: &Map<String, Value>) -> Result<(), GuardError> {
     let detectors = map.get("detectors").and_then(Value::as_object);
@@ -45,7 +32,7 @@ pub fn reject_unused_fields(map: &Map<String, Value>) -> Result<(), GuardError> 
             ),
         )
     };
-    for key in UNUSED_FIELDS {
+    for key in OWN_DETECTION_KEYS {
         if map.contains_key(*key) {
             return Err(unused(key));
         }

@@ -163,6 +163,21 @@ impl OutcomeStreak {
         let asked_before = if proposal.is_forecast() { 2 } else { 1 };
         self.proposed_calls >= asked_before
     }
+
+    /// The finding of a streak of one outcome across different arguments (weak evidence: each
+    /// threshold times `WEAK_EVIDENCE_FACTOR`): refusal-level only for a call that repeats one the
+    /// streak already answered, a warning otherwise (`stall`, `error_repeat`).
+    pub(crate) fn weak_finding(
+        &self,
+        detector: DetectorId,
+        proposal: &Proposal,
+    ) -> Option<Finding> {
+        let finding = match self.repeats_a_call(proposal) {
+            true => threshold_finding,
+            false => warning_finding,
+        };
+        finding(detector, self.len, proposal, WEAK_EVIDENCE_FACTOR)
+    }
 }
 
 /// What the detectors ask of the window's records of the proposed fingerprint, gathered in one

@@ -8,7 +8,7 @@
 //! runners print nothing for most writes, polls are `known_poll_no_progress`'s. Blank outcomes (a
 //! `think` tool's empty answer) say nothing either way, and a shared error is `error_repeat`'s.
 
-use super::{threshold_finding, warning_finding, Proposal, Window, WEAK_EVIDENCE_FACTOR};
+use super::{Proposal, Window};
 use crate::config::tools::ToolKind;
 use crate::config::Config;
 use crate::run::state::Run;
@@ -22,17 +22,7 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     if streak.one_args || streak.blank || streak.newest_is_error {
         return None;
     }
-    let finding = if streak.repeats_a_call(proposal) {
-        threshold_finding
-    } else {
-        warning_finding
-    };
-    finding(
-        DetectorId::Stall,
-        streak.len,
-        proposal,
-        WEAK_EVIDENCE_FACTOR,
-    )
+    streak.weak_finding(DetectorId::Stall, proposal)
 }
 
 /// Whether the newest two completed records of `tool` returned one outcome for different

@@ -69,7 +69,7 @@ pub fn call_facts(config: &Config, call: &CallInput) -> Result<CallFacts, GuardE
         facts.has_members = kind == ToolKind::Read;
         return Ok(facts);
     }
-    let strings = call.arg_strings(ARGUMENT_KEYS)?;
+    let strings = call.arg_strings(&ARGUMENT_KEYS)?;
     let kind = kind_of(&call.tool, strings.get("action"), settings, poll_tools);
     if configured.is_some() || kind == ToolKind::Poll {
         return Ok(CallFacts::new(args, effect_of_kind(kind)));

@@ -48,7 +48,7 @@ impl Engine {
             return Ok(Answer::Allow);
         }
         match self {
-            Engine::Native(engine) => engine.check(config, call, now_ms),
+            Engine::Native(engine) => engine.check(config, call, call.at.unwrap_or(now_ms)),
             Engine::OpenClaw(engine) => engine.check(config, call),
         }
     }

@@ -41,17 +41,6 @@ impl NativeEngine {
         }
     }
 
-    /// Before dispatch: may the call run?
-    pub fn check(
-        &mut self,
-        config: &Config,
-        call: &CallInput,
-        now_ms: f64,
-    ) -> Result<Answer, GuardError> {
-        let facts = call_facts(config, call)?;
-        Ok(self.check_call(config, call, facts, now_ms))
-    }
-
     /// After the tool returned or threw: the outcome attaches to its call. `None` only for a
     /// result handed over field by field whose arguments were withheld when no checked call has
     /// its call id (the JSON record answers then).
@@ -129,23 +118,22 @@ impl NativeEngine {
         })
     }
 
-    fn check_call(
+    /// Before dispatch: may the call run? `at`: the call's time (its own, else the host's now).
+    pub fn check(
         &mut self,
         config: &Config,
         call: &CallInput,
-        facts: CallFacts,
-        now_ms: f64,
-    ) -> Answer {
+        at: f64,
+    ) -> Result<Answer, GuardError> {
         let CallFacts {
             args,
             effect: Effect { kind, writes },
             names_files,
             has_members,
-        } = facts;
+        } = call_facts(config, call)?;
         let run_id = call.run_id.as_deref();
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
-        let at = call.at.unwrap_or(now_ms);
         let known_tool = run.find_tool(&call.tool);
         let read_names = || named_files_of(call);
         let names = match names_files {
@@ -201,7 +189,7 @@ impl NativeEngine {
         if vetoed {
             run.settle(index, RecordState::Vetoed);
         }
-        answer
+        Ok(answer)
     }
 
     /// An outcome's call when `check` saw it: the pending record with the outcome's call id (its
