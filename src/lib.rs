@@ -66,6 +66,7 @@ pub use verdict::{Action, Answer, DetectorId, Level, Observed, Refusal, Verdict,
 /// Not part of the API: the internals that `fuzz/fuzz_targets/` and `tests/` drive directly.
 #[doc(hidden)]
 pub mod internals {
+    pub use crate::config::top_level_keys;
     pub use crate::json::canonical::{to_canonical_string, KeepAll};
     pub use crate::json::digest::sha256;
     pub use crate::json::number_format::format_number;

@@ -163,6 +163,11 @@ pub const OWN_DETECTION_KEYS: &[&str] = &[
 /// How the guard runs, whatever its detection.
 const GUARD_KEYS: &[&str] = &["preset", "policy", "maxRuns", "maxRecordBytes"];
 
+/// Every key a config object may have at its top level; any other is `invalid_config`.
+pub fn top_level_keys() -> Vec<&'static str> {
+    [OPENCLAW_KEYS, OWN_DETECTION_KEYS, GUARD_KEYS].concat()
+}
+
 impl Config {
     /// Parses and validates a config object. `null` means all defaults.
     pub fn from_json(value: &Value) -> Result<Config, GuardError> {
@@ -178,8 +183,7 @@ impl Config {
                 ))
             }
         };
-        let keys = [OPENCLAW_KEYS, OWN_DETECTION_KEYS, GUARD_KEYS].concat();
-        reject_unknown_keys(map, &keys, "")?;
+        reject_unknown_keys(map, &top_level_keys(), "")?;
 
         let mut config = Config::default();
         if let Some(apply) = opt_choice(map, "preset", "preset", &PRESETS)? {
