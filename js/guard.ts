@@ -9,6 +9,7 @@
  * guard throws LoopGuardError code `internal` instead (after the same recovery). exportRun and
  * importRun have no safe fallback and always throw `internal`.
  */
+import { plainAllow } from "./names.js";
 import { encodeForCore, encodeRecord } from "./encode.js";
 import { fromCoreError, LoopGuardError } from "./errors.js";
 import { codesOf, InputFrame, NOT_ORDINARY, type Op } from "./frame.js";
@@ -93,11 +94,15 @@ export class LoopGuardCore {
     this.#call(() => this.#live().compacted(id));
   }
 
-  /** The host observed progress in the run: no-progress streaks restart. */
+  /**
+   * The host observed progress in the run: no-progress streaks restart. `reason` (e.g.
+   * `"user_turn"`) is for the caller's own logs: every reason restarts the streaks alike, so it is
+   * checked here and not sent to the core.
+   */
   progress(runId?: string, reason?: string): void {
     const id = optionalString(runId, "runId");
-    const why = optionalString(reason, "reason");
-    this.#call(() => this.#live().progress(id, why));
+    optionalString(reason, "reason");
+    this.#call(() => this.#live().progress(id));
   }
 
   /** Forgets the run. */
@@ -303,7 +308,8 @@ function fromRecord<T>(read: () => T): T {
 }
 
 /**
- * The plain allow verdict (`Status.Allow`), built from the record the core accepted: its tool and runId,
+ * The plain allow verdict (`Status.Allow`; its shape is generated from the core's, `plainAllow`), built
+ * from the record the core accepted: its tool and runId,
  * read back from the JSON sent when they are not plain strings (e.g. objects with `toJSON`; a
  * record sent field by field has plain strings).
  */
@@ -312,7 +318,7 @@ function allowVerdict(record: ToolCall | ToolOutcome, json: string | undefined):
   if (json !== undefined && (typeof tool !== "string" || (runId !== undefined && runId !== null && typeof runId !== "string"))) {
     ({ tool, runId } = JSON.parse(json) as { tool: unknown; runId?: unknown });
   }
-  return { action: "allow", level: "ok", detector: null, count: 0, threshold: null, tool: tool as string, runId: (runId as string | undefined) ?? null, message: null };
+  return plainAllow(tool as string, (runId as string | undefined) ?? null);
 }
 
 /** The fail-open verdict after an internal failure. */

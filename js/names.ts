@@ -17,6 +17,10 @@ export type Action = (typeof ACTIONS)[number];
 export const CORE_ERROR_CODES = ["invalid_config", "invalid_record", "too_deep", "too_large", "invalid_snapshot"] as const;
 export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
 
+/** The switches of the config's `detectors` block. */
+export const DETECTOR_SWITCHES = ["knownPollNoProgress", "genericRepeat", "pingPong", "cycle", "stall", "errorRepeat", "transientFailure", "sharedCause"] as const;
+export type DetectorSwitch = (typeof DETECTOR_SWITCHES)[number];
+
 /** The values of the config's `preset`. */
 export const PRESETS = ["default", "strict", "openclaw"] as const;
 export type Preset = (typeof PRESETS)[number];
@@ -28,3 +32,8 @@ export type Policy = (typeof POLICIES)[number];
 /** The values of `tools.<name>.kind`. */
 export const TOOL_KINDS = ["poll", "read", "mutate", "command"] as const;
 export type ToolKind = (typeof TOOL_KINDS)[number];
+
+/** The allow verdict the core writes (`Verdict::allow`), built in JS for `Status.Allow`. */
+export function plainAllow(tool: string, runId: string | null) {
+  return {"action":"allow","level":"ok","detector":null,"count":0,"threshold":null,"tool":tool,"runId":runId,"message":null} as const;
+}

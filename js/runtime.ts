@@ -22,7 +22,7 @@ export interface RawGuard {
   fingerprint(): string;
   verdict(): string;
   compacted(runId?: string | null): void;
-  progress(runId?: string | null, reason?: string | null): void;
+  progress(runId?: string | null): void;
   endRun(runId?: string | null): void;
   exportRun(runId?: string | null): Uint8Array;
   importRun(bytes: Uint8Array): string | undefined;

@@ -3,7 +3,7 @@
  * the configuration. These mirror the Rust core's wire format; the core validates every value.
  */
 
-import type { Action, CoreDetectorId, Level, Policy, Preset, ToolKind } from "./names.js";
+import type { Action, CoreDetectorId, DetectorSwitch, Level, Policy, Preset, ToolKind } from "./names.js";
 
 export type { Action, Level, Policy, Preset, ToolKind };
 
@@ -145,16 +145,8 @@ export interface LoopGuardConfig {
   criticalThreshold?: number;
   unknownToolThreshold?: number;
   globalCircuitBreakerThreshold?: number;
-  detectors?: {
-    genericRepeat?: boolean;
-    knownPollNoProgress?: boolean;
-    pingPong?: boolean;
-    cycle?: boolean;
-    stall?: boolean;
-    errorRepeat?: boolean;
-    transientFailure?: boolean;
-    sharedCause?: boolean;
-  };
+  /** Detectors to switch off (`false`); all are on by default. */
+  detectors?: { [K in DetectorSwitch]?: boolean };
   postCompactionGuard?: {
     enabled?: boolean;
     windowSize?: number;

@@ -190,8 +190,10 @@ for (const [kind, [raw, gz]] of totals) console.log(`  ${`total ${kind}`.padEnd(
 // shared-cause detectors with their outages, ~2 KB; `sameAs` call ids and their snapshot, ~2 KB),
 // and by 3 KB for issue 25's second round (reading only the argument strings a call's effect needs,
 // recognising arguments already in canonical form, escaping inline for the hasher, hashing host
-// strings through a latin1 view: +3.0 KB together).
-const WASM_GZIP_BUDGET = 162 * 1024;
+// strings through a latin1 view: +3.0 KB together). Issue 27's house sweep took 2.2 KB off
+// (161.2 -> 159.0 KB: one engine seam, one record method per engine, lists said once), so the
+// budget comes down to 160 KB.
+const WASM_GZIP_BUDGET = 160 * 1024;
 const wasmGzip = totals.get("wasm")?.[1] ?? 0;
 log(`.wasm gzip -9 ${kb(wasmGzip)} of the ${kb(WASM_GZIP_BUDGET)} budget: ${wasmGzip <= WASM_GZIP_BUDGET ? "within" : `OVER by ${kb(wasmGzip - WASM_GZIP_BUDGET)}`}`);
 

@@ -3,10 +3,11 @@
 //! from the Rust definitions instead of copies. The file is checked in; this test fails when it is
 //! stale, and `UPDATE_JS_NAMES=1 cargo test --lib js_names` rewrites it.
 
+use crate::config::detector_ids::Switch;
 use crate::config::tools::TOOL_KINDS;
 use crate::config::{POLICIES, PRESETS};
 use crate::error::ErrorCode;
-use crate::verdict::{Action, DetectorId, Level};
+use crate::verdict::{Action, DetectorId, Level, Verdict};
 use std::fmt::Write;
 
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/js/names.ts");
@@ -68,6 +69,20 @@ fn generated() -> String {
         "CoreErrorCode",
         &errors,
     );
+    let switches: Vec<&str> = DetectorId::ALL
+        .iter()
+        .filter_map(|id| match id.switch() {
+            Switch::OpenClaw(key) | Switch::Own(key) => Some(key),
+            Switch::None => None,
+        })
+        .collect();
+    list(
+        &mut out,
+        "The switches of the config's `detectors` block.",
+        "DETECTOR_SWITCHES",
+        "DetectorSwitch",
+        &switches,
+    );
     list(
         &mut out,
         "The values of the config's `preset`.",
@@ -89,9 +104,31 @@ fn generated() -> String {
         "ToolKind",
         &names(&TOOL_KINDS),
     );
+    plain_allow(&mut out);
     out.truncate(out.trim_end().len());
     out.push('\n');
     out
+}
+
+/// The plain allow verdict as a function of its tool and run id: the JSON the core writes for
+/// `Verdict::allow`, its two variable fields made parameters. The wrapper builds it for a
+/// `Status.Allow` answer, so no verdict text crosses the boundary for the commonest answer.
+fn plain_allow(out: &mut String) {
+    const TOOL: &str = "\u{1}tool";
+    const RUN_ID: &str = "\u{1}runId";
+    let literal = Verdict::allow(TOOL, Some(RUN_ID))
+        .to_json()
+        .replace("\"\\u0001tool\"", "tool")
+        .replace("\"\\u0001runId\"", "runId");
+    assert!(literal.contains("\"tool\":tool") && literal.contains("\"runId\":runId"));
+    let _ = writeln!(
+        out,
+        "/** The allow verdict the core writes (`Verdict::allow`), built in JS for `Status.Allow`. */"
+    );
+    let _ = writeln!(
+        out,
+        "export function plainAllow(tool: string, runId: string | null) {{\n  return {literal} as const;\n}}\n"
+    );
 }
 
 #[test]

@@ -42,6 +42,7 @@
 
 mod config;
 mod detectors;
+mod engine;
 mod error;
 mod guard;
 #[cfg(test)]
@@ -65,7 +66,7 @@ pub use verdict::{Action, Answer, DetectorId, Level, Observed, Refusal, Verdict,
 /// Not part of the API: the internals that `fuzz/fuzz_targets/` and `tests/` drive directly.
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::config::TOP_LEVEL_KEYS;
+    pub use crate::config::top_level_keys;
     pub use crate::json::canonical::{to_canonical_string, KeepAll};
     pub use crate::json::digest::sha256;
     pub use crate::json::number_format::format_number;

@@ -38,3 +38,40 @@ fn counters_follow_the_verdicts() {
     assert_eq!(stats["liveRuns"], 2);
     assert_eq!(stats["evictedRuns"], 1);
 }
+
+#[test]
+fn both_engines_keep_runs_in_one_table_with_one_eviction_rule() {
+    for preset in ["default", "openclaw"] {
+        let mut guard = Guard::new(&json!({"preset": preset, "maxRuns": 2})).unwrap();
+        let check = |guard: &mut Guard, run: &str| {
+            let call = json!({"runId": run, "tool": "read", "args": {"n": 1}});
+            guard.check(&call.to_string(), 0.0).unwrap();
+        };
+        check(&mut guard, "a");
+        check(&mut guard, "b");
+        // `a` is used again, so `b` is now the least recently used: `c` evicts it, not `a`.
+        check(&mut guard, "a");
+        check(&mut guard, "c");
+        let stats = serde_json::from_str::<serde_json::Value>(&guard.stats().to_json()).unwrap();
+        assert_eq!(
+            (stats["liveRuns"].clone(), stats["evictedRuns"].clone()),
+            (json!(2), json!(1)),
+            "{preset}"
+        );
+        let metrics = guard.metrics();
+        assert!(
+            metrics.contains("tool_loop_guard_live_runs 2"),
+            "{preset}: {metrics}"
+        );
+        let exported = guard.export_run(Some("a"));
+        let fresh = Guard::new(&json!({"preset": preset}))
+            .unwrap()
+            .export_run(Some("a"));
+        assert_ne!(exported, fresh, "{preset}: a was kept");
+        let b = guard.export_run(Some("b"));
+        let empty = Guard::new(&json!({"preset": preset}))
+            .unwrap()
+            .export_run(Some("b"));
+        assert_eq!(b, empty, "{preset}: b was evicted");
+    }
+}

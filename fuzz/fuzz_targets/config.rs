@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
-use tool_loop_guard::internals::TOP_LEVEL_KEYS;
+use tool_loop_guard::internals::top_level_keys;
 use tool_loop_guard::{ErrorCode, Guard};
 
 fn exercise(built: Result<Guard, tool_loop_guard::GuardError>) {
@@ -28,7 +28,8 @@ fuzz_target!(|data: &[u8]| {
     exercise(parsed);
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         exercise(Guard::new(&value));
-        let field = TOP_LEVEL_KEYS[data.len() % TOP_LEVEL_KEYS.len()];
+        let keys = top_level_keys();
+        let field = keys[data.len() % keys.len()];
         exercise(Guard::new(&json!({ field: value })));
     }
 });

@@ -2,26 +2,17 @@
 //! recalibrated on real trajectories, and on unless `enabled: false`), the `strict` preset for
 //! small models, and this guard's own options. Validation names the offending field and value; config is fixed at construction.
 
+pub(crate) mod detector_ids;
+mod openclaw_preset;
 pub(crate) mod tools;
+pub(crate) mod volatile_keys;
 
+use crate::config::detector_ids::{DetectorId, DetectorSwitches, Switch};
 use crate::config::tools::ToolSettings;
 use crate::error::{ErrorCode, GuardError};
-use crate::record::outcome::VolatileKeys;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
-
-/// Which detectors of the reference set are on (OpenClaw's `detectors` block).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DetectorSwitches {
-    pub generic_repeat: bool,
-    pub known_poll_no_progress: bool,
-    pub ping_pong: bool,
-    pub cycle: bool,
-    pub stall: bool,
-    pub error_repeat: bool,
-    pub transient_failure: bool,
-    pub shared_cause: bool,
-}
+use volatile_keys::VolatileKeys;
 
 /// What the host does with verdicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,7 +72,6 @@ pub struct Config {
 /// a record's streak counters (`record_meta::COUNTER_MAX`), small enough that arithmetic on it cannot
 /// overflow.
 pub(crate) const MAX_COUNT: u64 = 500_000;
-const _: () = assert!(MAX_COUNT < crate::run::record_meta::COUNTER_MAX as u64);
 const MAX_HISTORY: u64 = 10_000;
 
 impl Default for Config {
@@ -93,16 +83,7 @@ impl Default for Config {
             critical_threshold: 5,
             unknown_tool_threshold: 3,
             global_circuit_breaker_threshold: 10,
-            detectors: DetectorSwitches {
-                generic_repeat: true,
-                known_poll_no_progress: true,
-                ping_pong: true,
-                cycle: true,
-                stall: true,
-                error_repeat: true,
-                transient_failure: true,
-                shared_cause: true,
-            },
+            detectors: DetectorSwitches::default(),
             post_compaction_guard: PostCompactionGuard {
                 enabled: true,
                 window_size: 3,
@@ -132,7 +113,7 @@ type ApplyPreset = fn(&mut Config);
 pub(crate) const PRESETS: [(&str, ApplyPreset); 3] = [
     ("default", |_| {}),
     ("strict", apply_strict),
-    ("openclaw", crate::openclaw::apply_preset),
+    ("openclaw", openclaw_preset::apply_preset),
 ];
 
 /// The values of `policy`.
@@ -152,10 +133,9 @@ fn apply_strict(config: &mut Config) {
     config.global_circuit_breaker_threshold = 5;
 }
 
-/// Every key a config object may have at its top level; any other is `invalid_config`.
-pub const TOP_LEVEL_KEYS: &[&str] = &[
+/// The top-level keys OpenClaw's `tools.loopDetection` block has too: every preset honours them.
+const OPENCLAW_KEYS: &[&str] = &[
     "enabled",
-    "preset",
     "historySize",
     "warningThreshold",
     "criticalThreshold",
@@ -163,6 +143,11 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "globalCircuitBreakerThreshold",
     "detectors",
     "postCompactionGuard",
+];
+
+/// The settings of this guard's own detectors, which OpenClaw's detection does not have: an error
+/// under `preset: "openclaw"` (`openclaw_preset`).
+pub const OWN_DETECTION_KEYS: &[&str] = &[
     "criticalLaps",
     "maxCyclePeriod",
     "maxTurns",
@@ -170,13 +155,18 @@ pub const TOP_LEVEL_KEYS: &[&str] = &[
     "pollBudgetMs",
     "transientBudgetMs",
     "sameAs",
-    "policy",
     "tools",
     "volatileKeys",
     "pollTools",
-    "maxRuns",
-    "maxRecordBytes",
 ];
+
+/// How the guard runs, whatever its detection.
+const GUARD_KEYS: &[&str] = &["preset", "policy", "maxRuns", "maxRecordBytes"];
+
+/// Every key a config object may have at its top level; any other is `invalid_config`.
+pub fn top_level_keys() -> Vec<&'static str> {
+    [OPENCLAW_KEYS, OWN_DETECTION_KEYS, GUARD_KEYS].concat()
+}
 
 impl Config {
     /// Parses and validates a config object. `null` means all defaults.
@@ -193,7 +183,7 @@ impl Config {
                 ))
             }
         };
-        reject_unknown_keys(map, TOP_LEVEL_KEYS, "")?;
+        reject_unknown_keys(map, &top_level_keys(), "")?;
 
         let mut config = Config::default();
         if let Some(apply) = opt_choice(map, "preset", "preset", &PRESETS)? {
@@ -279,33 +269,18 @@ impl Config {
             }
         }
         if let Some(detectors) = opt_object(map, "detectors", "detectors")? {
-            reject_unknown_keys(
-                detectors,
-                &[
-                    "genericRepeat",
-                    "knownPollNoProgress",
-                    "pingPong",
-                    "cycle",
-                    "stall",
-                    "errorRepeat",
-                    "transientFailure",
-                    "sharedCause",
-                ],
-                "detectors.",
-            )?;
-            let switches = &mut config.detectors;
-            for (key, slot) in [
-                ("genericRepeat", &mut switches.generic_repeat),
-                ("knownPollNoProgress", &mut switches.known_poll_no_progress),
-                ("pingPong", &mut switches.ping_pong),
-                ("cycle", &mut switches.cycle),
-                ("stall", &mut switches.stall),
-                ("errorRepeat", &mut switches.error_repeat),
-                ("transientFailure", &mut switches.transient_failure),
-                ("sharedCause", &mut switches.shared_cause),
-            ] {
-                if let Some(v) = opt_bool(detectors, key, &format!("detectors.{key}"))? {
-                    *slot = v;
+            let switches: Vec<(DetectorId, &str)> = DetectorId::ALL
+                .iter()
+                .filter_map(|id| match id.switch() {
+                    Switch::OpenClaw(key) | Switch::Own(key) => Some((*id, key)),
+                    Switch::None => None,
+                })
+                .collect();
+            let keys: Vec<&str> = switches.iter().map(|(_, key)| *key).collect();
+            reject_unknown_keys(detectors, &keys, "detectors.")?;
+            for (id, key) in switches {
+                if let Some(on) = opt_bool(detectors, key, &format!("detectors.{key}"))? {
+                    config.detectors.set(id, on);
                 }
             }
         }
@@ -331,7 +306,7 @@ impl Config {
         }
         config.check_order()?;
         if config.openclaw {
-            crate::openclaw::reject_unused_fields(map)?;
+            openclaw_preset::reject_unused_fields(map)?;
         }
         Ok(config)
     }

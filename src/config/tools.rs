@@ -226,14 +226,14 @@ pub fn kind_of(
         return kind;
     }
     match kind_by_name(tool, poll_tools) {
-        _ if tool == "process" && is_poll_action(action) => ToolKind::Poll,
+        _ if is_known_poll(tool, action) => ToolKind::Poll,
         kind => kind,
     }
 }
 
 /// The kind of `tool` from its name alone (no config, no arguments).
 pub fn kind_by_name(tool: &str, poll_tools: &[String]) -> ToolKind {
-    if tool == "command_status" || poll_tools.iter().any(|t| t == tool) {
+    if is_known_poll(tool, None) || poll_tools.iter().any(|t| t == tool) {
         ToolKind::Poll
     } else if named_like_command_runner(tool) {
         ToolKind::Command
@@ -244,9 +244,10 @@ pub fn kind_by_name(tool: &str, poll_tools: &[String]) -> ToolKind {
     }
 }
 
-/// `process` calls with `action: "poll"` or `"log"` are polls of a running process.
-pub fn is_poll_action(action: Option<&str>) -> bool {
-    matches!(action, Some("poll" | "log"))
+/// The polls every preset knows (the one poll rule; `preset: "openclaw"` reads it too):
+/// `command_status`, and `process` called with `action: "poll"` or `"log"` (a running process).
+pub fn is_known_poll(tool: &str, action: Option<&str>) -> bool {
+    tool == "command_status" || (tool == "process" && matches!(action, Some("poll" | "log")))
 }
 
 #[cfg(test)]

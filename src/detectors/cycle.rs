@@ -12,7 +12,7 @@ use crate::verdict::{DetectorId, Finding};
 const MIN_PERIOD: usize = 3;
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.cycle {
+    if !config.detectors.on(DetectorId::Cycle) {
         return None;
     }
     let max_period = config.max_cycle_period as usize;

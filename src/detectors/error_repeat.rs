@@ -7,27 +7,17 @@
 //! times the critical threshold. The same arguments failing alike with nothing changing in
 //! between are `generic_repeat`'s, at the tool's own thresholds.
 
-use super::{threshold_finding, warning_finding, Proposal, Window, WEAK_EVIDENCE_FACTOR};
+use super::{Proposal, Window};
 use crate::config::Config;
 use crate::verdict::{DetectorId, Finding};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.error_repeat {
+    if !config.detectors.on(DetectorId::ErrorRepeat) {
         return None;
     }
     let streak = window.same_tool_outcome_streak()?;
     if !streak.newest_is_error {
         return None;
     }
-    let finding = if streak.repeats_a_call(proposal) {
-        threshold_finding
-    } else {
-        warning_finding
-    };
-    finding(
-        DetectorId::ErrorRepeat,
-        streak.len,
-        proposal,
-        WEAK_EVIDENCE_FACTOR,
-    )
+    streak.weak_finding(DetectorId::ErrorRepeat, proposal)
 }

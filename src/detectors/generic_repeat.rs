@@ -20,7 +20,7 @@ use crate::config::Config;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.generic_repeat || proposal.kind == ToolKind::Poll {
+    if !config.detectors.on(DetectorId::GenericRepeat) || proposal.kind == ToolKind::Poll {
         return None;
     }
     let critical = proposal.critical_threshold;

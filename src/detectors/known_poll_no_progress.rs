@@ -9,7 +9,7 @@ use crate::config::Config;
 use crate::verdict::{DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.known_poll_no_progress || proposal.kind != ToolKind::Poll {
+    if !config.detectors.on(DetectorId::KnownPollNoProgress) || proposal.kind != ToolKind::Poll {
         return None;
     }
     let count = window.last_done()?.same_outcome_run() as usize;

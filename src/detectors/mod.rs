@@ -3,24 +3,15 @@
 //! `ORDER`. Shared helpers (streak lookups, periodic tails, poll patience) and warning
 //! de-duplication live here, so every detector's warnings behave alike.
 
-mod cycle;
-mod error_repeat;
-mod generic_repeat;
-mod global_circuit_breaker;
-mod known_poll_no_progress;
-mod max_turns;
-mod ping_pong;
+// The detectors judged at `record` only (the engine calls them with the outcome in hand).
+pub(crate) mod post_compaction_loop;
 pub(crate) mod shared_cause;
-mod stall;
-mod tool_cap;
-mod transient_failure;
-mod unknown_tool_repeat;
 
 use crate::config::tools::{Cap, ToolKind};
 use crate::config::Config;
 use crate::run::call_record::{CallRecord, Fingerprint};
-use crate::run::history::Run;
 use crate::run::record_notes::Target;
+use crate::run::state::Run;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 /// The call being judged, with its per-tool settings resolved.
@@ -101,20 +92,29 @@ const MIN_PATIENT_INTERVAL_MS: f64 = 1000.0;
 
 type Detector = fn(&Window, &Proposal, &Config) -> Option<Finding>;
 
-/// Evaluation order; on equal levels the earlier (more specific) detector wins.
-const ORDER: [Detector; 11] = [
-    global_circuit_breaker::detect,
-    max_turns::detect,
-    tool_cap::detect,
-    transient_failure::detect,
-    unknown_tool_repeat::detect,
-    known_poll_no_progress::detect,
-    ping_pong::detect,
-    cycle::detect,
-    error_repeat::detect,
-    stall::detect,
-    generic_repeat::detect,
-];
+/// Declares the detectors judged at `check` (one module each, with its `detect`) and `ORDER`.
+macro_rules! check_detectors {
+    ($($module:ident),* $(,)?) => {
+        $(pub(crate) mod $module;)*
+
+        /// Evaluation order; on equal levels the earlier (more specific) detector wins.
+        const ORDER: [Detector; [$(stringify!($module)),*].len()] = [$($module::detect),*];
+    };
+}
+
+check_detectors!(
+    global_circuit_breaker,
+    max_turns,
+    tool_cap,
+    transient_failure,
+    unknown_tool_repeat,
+    known_poll_no_progress,
+    ping_pong,
+    cycle,
+    error_repeat,
+    stall,
+    generic_repeat,
+);
 
 /// The finding that decides the verdict for `proposal`: the most severe one (ties go to the earlier
 /// detector in `ORDER`); among warnings, the first one that is due (see `should_emit_warning`).
@@ -162,6 +162,21 @@ impl OutcomeStreak {
     fn repeats_a_call(&self, proposal: &Proposal) -> bool {
         let asked_before = if proposal.is_forecast() { 2 } else { 1 };
         self.proposed_calls >= asked_before
+    }
+
+    /// The finding of a streak of one outcome across different arguments (weak evidence: each
+    /// threshold times `WEAK_EVIDENCE_FACTOR`): refusal-level only for a call that repeats one the
+    /// streak already answered, a warning otherwise (`stall`, `error_repeat`).
+    pub(crate) fn weak_finding(
+        &self,
+        detector: DetectorId,
+        proposal: &Proposal,
+    ) -> Option<Finding> {
+        let finding = match self.repeats_a_call(proposal) {
+            true => threshold_finding,
+            false => warning_finding,
+        };
+        finding(detector, self.len, proposal, WEAK_EVIDENCE_FACTOR)
     }
 }
 
@@ -226,7 +241,7 @@ impl<'r> Window<'r> {
     fn new(run: &'r Run, proposal: &Proposal, config: &Config) -> Window<'r> {
         let first = run.first_counted();
         let records = run.records().get(first..).unwrap_or_default();
-        let max_period = if config.detectors.cycle {
+        let max_period = if config.detectors.on(DetectorId::Cycle) {
             config.max_cycle_period as usize
         } else {
             2

@@ -12,7 +12,7 @@ use crate::verdict::{DetectorId, Finding};
 const PERIOD: usize = 2;
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.ping_pong {
+    if !config.detectors.on(DetectorId::PingPong) {
         return None;
     }
     let periodic = window

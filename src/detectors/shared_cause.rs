@@ -6,13 +6,13 @@
 //! refusal: a call that already failed so is `generic_repeat`'s, with a repeat's evidence.
 
 use crate::config::Config;
-use crate::run::history::Run;
+use crate::run::state::Run;
 use crate::verdict::{DetectorId, Finding, Level, SharedCause};
 
 /// The warning for a record that just failed with `cause`, if it is due; marks the cause warned.
 pub fn at_record(run: &mut Run, cause: SharedCause, config: &Config) -> Option<Finding> {
     let bit = 1u8 << cause.code();
-    if !config.detectors.shared_cause || run.warned_causes & bit != 0 {
+    if !config.detectors.on(DetectorId::SharedCause) || run.warned_causes & bit != 0 {
         return None;
     }
     let records = run.records().get(run.first_counted()..).unwrap_or_default();

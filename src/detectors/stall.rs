@@ -8,28 +8,35 @@
 //! runners print nothing for most writes, polls are `known_poll_no_progress`'s. Blank outcomes (a
 //! `think` tool's empty answer) say nothing either way, and a shared error is `error_repeat`'s.
 
-use super::{threshold_finding, warning_finding, Proposal, Window, WEAK_EVIDENCE_FACTOR};
+use super::{Proposal, Window};
 use crate::config::tools::ToolKind;
 use crate::config::Config;
+use crate::run::state::Run;
 use crate::verdict::{DetectorId, Finding};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.stall || proposal.kind != ToolKind::Read {
+    if !config.detectors.on(DetectorId::Stall) || proposal.kind != ToolKind::Read {
         return None;
     }
     let streak = window.same_tool_outcome_streak()?;
     if streak.one_args || streak.blank || streak.newest_is_error {
         return None;
     }
-    let finding = if streak.repeats_a_call(proposal) {
-        threshold_finding
-    } else {
-        warning_finding
-    };
-    finding(
-        DetectorId::Stall,
-        streak.len,
-        proposal,
-        WEAK_EVIDENCE_FACTOR,
-    )
+    streak.weak_finding(DetectorId::Stall, proposal)
+}
+
+/// Whether the newest two completed records of `tool` returned one outcome for different
+/// arguments: a stall is forming.
+pub fn forming(run: &Run, tool: u16) -> bool {
+    let mut done = run
+        .records()
+        .iter()
+        .rev()
+        .filter(|r| r.tool() == tool && r.outcome().is_some());
+    match (done.next(), done.next()) {
+        (Some(newest), Some(before)) => {
+            newest.outcome() == before.outcome() && newest.args != before.args
+        }
+        _ => false,
+    }
 }

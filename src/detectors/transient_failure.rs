@@ -5,15 +5,16 @@
 //! refused, saying when to retry. Once the call's failures in a row span `transientBudgetMs`, its
 //! record says the service is unavailable and the next retry is refused once so (the model should
 //! tell the user); later retries that wait as asked may try again. A record of a transient failure
-//! warns with the wait (`Guard` builds that verdict: the record is gone from the window).
+//! warns with the wait (`at_record`: the record is gone from the window).
 
 use super::{Proposal, Window};
 use crate::config::Config;
-use crate::run::keys::tool_key;
+use crate::record::keys::tool_key;
+use crate::run::outages::Outage;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.transient_failure {
+    if !config.detectors.on(DetectorId::TransientFailure) {
         return None;
     }
     // A forecast assumes the next call waits as long as asked.
@@ -38,4 +39,22 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
         found.retry_after_ms = Some(outage.wait_ms - waited);
         found.on(Basis::TooSoon)
     })
+}
+
+/// The warning of a record that failed transiently: the wait before the next try, or the service
+/// being unavailable once the call has failed for `budget_ms` in a row.
+pub fn at_record(outage: &Outage, budget_ms: f64) -> Finding {
+    let mut found = Finding::new(
+        DetectorId::TransientFailure,
+        Level::Warning,
+        outage.failures,
+        1,
+    );
+    found.retry_after_ms = Some(outage.wait_ms);
+    let failing = outage.last_at - outage.first_at;
+    if failing >= budget_ms {
+        found.failing_ms = Some(failing);
+        found = found.on(Basis::Unavailable);
+    }
+    found
 }

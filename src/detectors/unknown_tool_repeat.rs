@@ -5,7 +5,7 @@
 
 use super::{Proposal, Window};
 use crate::config::Config;
-use crate::record::outcome::carries_model_formatting;
+use crate::record::missing_tool::carries_model_formatting;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {

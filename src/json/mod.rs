@@ -12,6 +12,8 @@
 //! - `digest`: where bytes go (`ByteSink`, the buffered SHA-256 `HashSink`); `members`: a sink
 //!   that also hashes a canonical object's top-level members; `writer`: the JSON of verdicts and
 //!   stats.
+//! - `scrub`: parsed content zeroed as it is dropped (fingerprints only); `pointer`: RFC 6901
+//!   pointers and a value without the members they name.
 
 mod bignum;
 pub mod canonical;
@@ -24,7 +26,9 @@ pub(crate) mod float_parse;
 mod key_order;
 pub(crate) mod members;
 pub mod number_format;
+pub(crate) mod pointer;
 pub(crate) mod reader;
+pub(crate) mod scrub;
 #[cfg(test)]
 pub(crate) mod test_rng;
 pub(crate) mod top_strings;

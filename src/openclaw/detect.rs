@@ -3,8 +3,8 @@
 //! stay in the window as vetoes, and calls still running count towards the repeat warning.
 
 use super::outcome::OutcomeKind;
-use super::{Record, Signature};
-use crate::verdict::{DetectorId, Level};
+use super::{Entry, Signature};
+use crate::verdict::{DetectorId, Level, OpenClawDetail};
 
 /// What the detectors found about a proposed call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,15 +17,7 @@ pub struct Found {
     pub key: WarningKey,
     /// `ping_pong`: the other tool; `unknown_tool_repeat`: the missing tool; `argument_churn`:
     /// the number of argument patterns.
-    pub detail: Detail,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Detail {
-    None,
-    Partner(String),
-    MissingTool(String),
-    Variants(u32),
+    pub detail: OpenClawDetail,
 }
 
 /// Warnings are de-duplicated per key (a pattern, not a call).
@@ -67,7 +59,7 @@ fn to_u32(n: usize) -> u32 {
 /// The proposed call's findings, most severe first as OpenClaw orders them; `None` when nothing
 /// fires.
 pub fn detect(
-    history: &[Record],
+    history: &[Entry],
     proposed: &Signature,
     known_poll: bool,
     limits: &Limits,
@@ -79,7 +71,7 @@ pub fn detect(
         count,
         threshold,
         key: WarningKey::None,
-        detail: Detail::None,
+        detail: OpenClawDetail::None,
     };
     let critical = |detector, count| refusal(detector, Level::Critical, count, limits.critical);
     let warning = |detector, count, key| Found {
@@ -88,12 +80,14 @@ pub fn detect(
         count,
         threshold: limits.warning,
         key,
-        detail: Detail::None,
+        detail: OpenClawDetail::None,
     };
     let (unknown_count, missing) = unknown_tool_streak(history, &proposed.tool);
     if unknown_count >= limits.unknown_tool {
         return Some(Found {
-            detail: Detail::MissingTool(missing.unwrap_or_else(|| proposed.tool.to_string())),
+            detail: OpenClawDetail::MissingTool(
+                missing.unwrap_or_else(|| proposed.tool.to_string()),
+            ),
             ..refusal(
                 DetectorId::UnknownToolRepeat,
                 Level::Critical,
@@ -132,10 +126,9 @@ pub fn detect(
                 Some(partner) => WarningKey::PingPong(proposed.clone(), partner.clone()),
                 None => WarningKey::PingPongAlone(proposed.clone()),
             };
-            let detail = pair
-                .partner
-                .as_ref()
-                .map_or(Detail::None, |p| Detail::Partner(p.tool.to_string()));
+            let detail = pair.partner.as_ref().map_or(OpenClawDetail::None, |p| {
+                OpenClawDetail::Partner(p.tool.to_string())
+            });
             if pair.count >= limits.critical && pair.no_progress {
                 return Some(Found {
                     detail,
@@ -156,7 +149,7 @@ pub fn detect(
     let (churn, variants) = argument_churn(history, proposed);
     if churn >= limits.warning {
         return Some(Found {
-            detail: Detail::Variants(variants),
+            detail: OpenClawDetail::Variants(variants),
             ..warning(
                 DetectorId::ArgumentChurn,
                 churn,
@@ -176,7 +169,7 @@ pub fn detect(
 }
 
 /// Consecutive newest records of the tool whose errors name one unavailable tool.
-fn unknown_tool_streak(history: &[Record], tool: &str) -> (u32, Option<String>) {
+fn unknown_tool_streak(history: &[Entry], tool: &str) -> (u32, Option<String>) {
     let mut count = 0;
     let mut name: Option<&str> = None;
     for record in history.iter().rev() {
@@ -198,7 +191,7 @@ fn unknown_tool_streak(history: &[Record], tool: &str) -> (u32, Option<String>) 
 }
 
 /// The longer of the identical-outcome streak and, for `exec`, the terminal-failure streak.
-fn no_progress_streak(history: &[Record], proposed: &Signature) -> Streak {
+fn no_progress_streak(history: &[Entry], proposed: &Signature) -> Streak {
     let repeated = streak(history, proposed, false);
     if &*proposed.tool != "exec" {
         return repeated;
@@ -214,9 +207,9 @@ fn no_progress_streak(history: &[Record], proposed: &Signature) -> Streak {
 /// Newest first: completed records of the proposed call sharing the newest one's outcome (with
 /// the refusals among them), or with `terminal_only` the run of terminal `exec` failures across
 /// changing commands (one failure identity, or one outcome).
-fn streak(history: &[Record], proposed: &Signature, terminal_only: bool) -> Streak {
+fn streak(history: &[Entry], proposed: &Signature, terminal_only: bool) -> Streak {
     let mut count = 0u32;
-    let mut latest: Option<&Record> = None;
+    let mut latest: Option<&Entry> = None;
     let mut crossed_arguments = false;
     let mut pending_vetoes = 0u32;
     for record in history.iter().rev() {
@@ -283,7 +276,7 @@ struct PingPong {
 }
 
 /// The alternation of two calls at the end of the window that the proposed call continues.
-fn ping_pong(history: &[Record], proposed: &Signature) -> Option<PingPong> {
+fn ping_pong(history: &[Entry], proposed: &Signature) -> Option<PingPong> {
     let last = history.last()?;
     let other = history
         .iter()
@@ -337,7 +330,7 @@ fn ping_pong(history: &[Record], proposed: &Signature) -> Option<PingPong> {
 
 /// The tool cycling a few argument patterns, each at least three times with one shared
 /// no-progress outcome (the proposed pattern among them): (calls, patterns), or (0, 0).
-fn argument_churn(history: &[Record], proposed: &Signature) -> (u32, u32) {
+fn argument_churn(history: &[Entry], proposed: &Signature) -> (u32, u32) {
     let mut variants: Vec<(&Signature, [u8; 32], u32)> = Vec::new();
     for record in history.iter().rev() {
         if record.signature.tool != proposed.tool {

@@ -225,7 +225,7 @@ pub fn write_canonical_markers(value: &Value, sink: &mut dyn ByteSink) {
     }
     let copy = with_canonical_markers(value);
     write_value(&copy, &KeepAll, sink);
-    crate::guard::scrub(copy);
+    crate::json::scrub::scrub(copy);
 }
 
 #[cfg(test)]

@@ -8,79 +8,24 @@
 
 mod detect;
 mod markers;
-mod messages;
 mod outcome;
 mod snapshot;
 mod text;
 
+use crate::config::tools::is_known_poll;
 use crate::config::{Config, Policy};
 use crate::error::GuardError;
 use crate::json::canonical::{write_object_without, KeepAll};
 use crate::json::digest::{Digest, HashSink};
-use crate::record::input::{CallInput, OutcomeInput};
-use crate::record::outcome_fields::ResultFields;
-use crate::verdict::{Action, Answer, DetectorId, Level, Observed, Refusal, Verdict};
+use crate::record::input::{CallInput, ReceivedOutcome, Returned};
+use crate::run::table::RunTable;
+use crate::verdict::messages;
+use crate::verdict::{
+    Action, Answer, DetectorId, Level, Observed, OpenClawDetail, Refusal, Verdict,
+};
 use detect::{detect, Found, Limits, WarningKey};
 use outcome::{outcome_of, outcome_of_fields, Outcome};
-use serde_json::{Map, Value};
-use std::collections::HashMap;
-
-/// OpenClaw's window, thresholds and post-compaction window; `Config::from_json` applies them
-/// for `preset: "openclaw"` before explicit fields.
-pub fn apply_preset(config: &mut Config) {
-    config.openclaw = true;
-    config.history_size = 30;
-    config.warning_threshold = 10;
-    config.critical_threshold = 20;
-    config.global_circuit_breaker_threshold = 30;
-    config.unknown_tool_threshold = 10;
-    config.post_compaction_guard.window_size = 3;
-    config.max_turns = None;
-}
-
-/// Fields of this guard's own detectors, which OpenClaw's detection does not have.
-const UNUSED_FIELDS: &[&str] = &[
-    "criticalLaps",
-    "maxCyclePeriod",
-    "maxTurns",
-    "patientPollMs",
-    "pollBudgetMs",
-    "transientBudgetMs",
-    "sameAs",
-    "tools",
-    "volatileKeys",
-    "pollTools",
-];
-
-/// Under `preset: "openclaw"` a field that could not change any verdict is an error, not ignored.
-pub fn reject_unused_fields(map: &Map<String, Value>) -> Result<(), GuardError> {
-    let detectors = map.get("detectors").and_then(Value::as_object);
-    let unused = |field: &str| {
-        GuardError::config(
-            field,
-            format!(
-                "{field} has no effect under preset \"openclaw\" (OpenClaw has no such setting)"
-            ),
-        )
-    };
-    for key in UNUSED_FIELDS {
-        if map.contains_key(*key) {
-            return Err(unused(key));
-        }
-    }
-    for key in [
-        "cycle",
-        "stall",
-        "errorRepeat",
-        "transientFailure",
-        "sharedCause",
-    ] {
-        if detectors.is_some_and(|d| d.contains_key(key)) {
-            return Err(unused(&format!("detectors.{key}")));
-        }
-    }
-    Ok(())
-}
+use serde_json::Value;
 
 /// Most warning keys remembered per run (the oldest is forgotten first).
 const MAX_WARNING_KEYS: usize = 256;
@@ -94,7 +39,7 @@ pub struct Signature {
 
 /// One call in a run's window; `outcome` is `None` while it runs.
 #[derive(Debug, Clone)]
-pub struct Record {
+pub struct Entry {
     pub signature: Signature,
     /// The call id's lookup key (`CallInput::call_id_key`).
     pub call_id: Option<u64>,
@@ -103,27 +48,25 @@ pub struct Record {
 
 /// The post-compaction guard while it watches the calls after a compaction.
 #[derive(Debug, Clone, Default)]
-struct CompactionWatch {
+struct CompactionTail {
     remaining: u32,
     seen: Vec<(Signature, Option<Digest>)>,
 }
 
 #[derive(Debug, Default)]
-struct RunState {
-    records: Vec<Record>,
+pub(crate) struct OpenClawRun {
+    records: Vec<Entry>,
     /// Per warning key, the highest count bucket warned about.
     warned: Vec<(WarningKey, u32)>,
     refused_before: bool,
-    compaction: Option<CompactionWatch>,
-    /// Creation order, for eviction beyond `maxRuns`.
-    serial: u64,
+    compaction: Option<CompactionTail>,
 }
 
-/// The runs of a guard under the `openclaw` preset.
-#[derive(Debug, Default)]
-pub struct Engine {
-    runs: HashMap<Option<String>, RunState>,
-    serial: u64,
+/// The runs of a guard under the `openclaw` preset, in the guard's run table (least recently
+/// used evicted beyond `maxRuns`).
+pub struct OpenClawEngine {
+    /// Its runs; ending, exporting and importing one is the table's work (`engine::Engine`).
+    pub(crate) runs: RunTable<OpenClawRun>,
 }
 
 /// OpenClaw's tool-name normalisation: lower case, and its aliases.
@@ -161,35 +104,11 @@ fn args_of(tool: &str, call: &CallInput) -> Result<Value, GuardError> {
     }
 }
 
-/// `process` polls and log reads, and `command_status`.
-fn is_known_poll(tool: &str, args: &Value) -> bool {
-    tool == "command_status"
-        || (tool == "process"
-            && matches!(
-                args.get("action").and_then(Value::as_str),
-                Some("poll" | "log")
-            ))
-}
-
-impl Engine {
-    fn run(&mut self, run_id: Option<&str>, max_runs: u32) -> &mut RunState {
-        let key = run_id.map(str::to_owned);
-        if !self.runs.contains_key(&key) && self.runs.len() >= max_runs as usize {
-            let oldest = self
-                .runs
-                .iter()
-                .min_by_key(|(_, r)| r.serial)
-                .map(|(k, _)| k.clone());
-            if let Some(oldest) = oldest {
-                self.runs.remove(&oldest);
-            }
+impl OpenClawEngine {
+    pub fn new(max_runs: u32) -> Self {
+        OpenClawEngine {
+            runs: RunTable::new(max_runs),
         }
-        self.serial += 1;
-        let serial = self.serial;
-        self.runs.entry(key).or_insert_with(|| RunState {
-            serial,
-            ..RunState::default()
-        })
     }
 
     /// Before dispatch.
@@ -203,13 +122,14 @@ impl Engine {
             critical: config.critical_threshold,
             global: config.global_circuit_breaker_threshold,
             unknown_tool: config.unknown_tool_threshold,
-            generic_repeat: config.detectors.generic_repeat,
-            known_poll: config.detectors.known_poll_no_progress,
-            ping_pong: config.detectors.ping_pong,
+            generic_repeat: config.detectors.on(DetectorId::GenericRepeat),
+            known_poll: config.detectors.on(DetectorId::KnownPollNoProgress),
+            ping_pong: config.detectors.on(DetectorId::PingPong),
         };
         let history_size = config.history_size as usize;
-        let run = self.run(run_id, config.max_runs);
-        let known_poll = is_known_poll(&signature.tool, &args);
+        let run = self.runs.get_or_create(run_id);
+        let action = args.get("action").and_then(Value::as_str);
+        let known_poll = is_known_poll(&signature.tool, action);
         let call_id = call.call_id_key;
         let Some(found) = detect(&run.records, &signature, known_poll, &limits) else {
             run.push(signature, call_id, None, history_size);
@@ -225,7 +145,7 @@ impl Engine {
         }
         let stops = found.level == Level::CircuitBreak || run.refused_before;
         let suffix = if found.level == Level::Critical && run.refused_before {
-            messages::SECOND_CRITICAL
+            messages::OPENCLAW_SECOND_CRITICAL
         } else {
             ""
         };
@@ -242,58 +162,54 @@ impl Engine {
     }
 
     /// After the tool returned or threw: the outcome attaches to its call; only the
-    /// post-compaction guard answers anything but allow.
-    /// `side_text`: the text of the result's `textSide` part, passed beside the record.
+    /// post-compaction guard answers anything but allow. A result handed over field by field (see
+    /// `ResultFields`; `Absent` is a missing result) is hashed without the JSON record; `None`
+    /// when its arguments were withheld and are needed (`process` and `message` outcomes depend on
+    /// them) or no running call has the call id: `record` of the JSON record answers then.
     pub fn record(
         &mut self,
         config: &Config,
-        input: &OutcomeInput,
-        side_text: Option<&[u8]>,
-    ) -> Result<Answer, GuardError> {
-        let call = &input.call;
-        let tool = normalise_tool(&call.tool);
-        let args = args_of(&tool, call)?;
-        let signature = signature_of(call, tool, &args)?;
-        let outcome = outcome_of(
-            &signature.tool,
-            &args,
-            input.result.as_ref(),
-            input.error.as_ref(),
-            side_text,
-        );
-        Ok(self.settle(config, call, signature, outcome))
-    }
-
-    /// `record` of a result handed over field by field (see `ResultFields`; `Absent` is a missing
-    /// result), without building the JSON record: `None` when the arguments were withheld and are
-    /// needed (`process` and `message` outcomes depend on them) or no running call has the call
-    /// id. `record` of the JSON record answers then.
-    pub fn record_fields(
-        &mut self,
-        config: &Config,
-        call: &CallInput,
-        args_withheld: bool,
-        result: &ResultFields,
+        outcome: &ReceivedOutcome,
     ) -> Result<Option<Answer>, GuardError> {
+        let call = &outcome.call;
         let tool = normalise_tool(&call.tool);
-        let (signature, args) = if args_withheld {
-            let needs_args = matches!(&*tool, "process" | "message");
-            match self.running_signature(call).filter(|_| !needs_args) {
-                Some(signature) => (signature, Value::Null),
-                None => return Ok(None),
+        let (signature, args) = match outcome.returned {
+            Returned::Fields {
+                args_withheld: true,
+                ..
+            } => {
+                let needs_args = matches!(&*tool, "process" | "message");
+                match self.running_signature(call).filter(|_| !needs_args) {
+                    Some(signature) => (signature, Value::Null),
+                    None => return Ok(None),
+                }
             }
-        } else {
-            let args = args_of(&tool, call)?;
-            (signature_of(call, tool, &args)?, args)
+            _ => {
+                let args = args_of(&tool, call)?;
+                (signature_of(call, tool, &args)?, args)
+            }
         };
-        let outcome = outcome_of_fields(&signature.tool, &args, result)?;
-        Ok(Some(self.settle(config, call, signature, outcome)))
+        let hashed = match &outcome.returned {
+            Returned::Parsed {
+                result,
+                error,
+                side_text,
+            } => outcome_of(
+                &signature.tool,
+                &args,
+                result.0.as_ref(),
+                error.0.as_ref(),
+                *side_text,
+            ),
+            Returned::Fields { result, .. } => outcome_of_fields(&signature.tool, &args, result)?,
+        };
+        Ok(Some(self.settle(config, call, signature, hashed)))
     }
 
     /// The signature of the newest running call with the call's id, in its run.
     fn running_signature(&self, call: &CallInput) -> Option<Signature> {
         let id = call.call_id_key?;
-        let run = self.runs.get(&call.run_id.as_deref().map(str::to_owned))?;
+        let run = self.runs.peek(call.run_id.as_deref())?;
         run.records
             .iter()
             .rev()
@@ -314,7 +230,7 @@ impl Engine {
         let run_id = call.run_id.as_deref();
         let history_size = config.history_size as usize;
         let window = config.post_compaction_guard.window_size;
-        let run = self.run(run_id, config.max_runs);
+        let run = self.runs.get_or_create(run_id);
         let hash = outcome.hash;
         if !outcome.is_empty() {
             run.attach(call.call_id_key, &signature, outcome, history_size);
@@ -328,7 +244,7 @@ impl Engine {
             count,
             threshold: window,
             key: WarningKey::None,
-            detail: detect::Detail::None,
+            detail: OpenClawDetail::None,
         };
         let verdict = verdict(&found, Action::Stop, &call.tool, run_id, "");
         Answer::Verdict(verdict.under_policy(config.policy))
@@ -337,49 +253,14 @@ impl Engine {
     /// The host compacted the run's context: watch the next `windowSize` outcomes.
     pub fn compacted(&mut self, config: &Config, run_id: Option<&str>) {
         let window = config.post_compaction_guard.window_size;
-        self.run(run_id, config.max_runs).compaction = Some(CompactionWatch {
+        self.runs.get_or_create(run_id).compaction = Some(CompactionTail {
             remaining: window,
             seen: Vec::new(),
         });
     }
-
-    pub fn end_run(&mut self, run_id: Option<&str>) {
-        self.runs.remove(&run_id.map(str::to_owned));
-    }
-
-    /// A snapshot of one run (an unknown run gives the snapshot of an empty run).
-    pub fn export_run(&self, run_id: Option<&str>) -> Vec<u8> {
-        match self.runs.get(&run_id.map(str::to_owned)) {
-            Some(run) => snapshot::encode(run_id, run),
-            None => snapshot::encode(run_id, &RunState::default()),
-        }
-    }
-
-    /// Restores a run from `export_run`'s bytes (replacing any run with that id), its window cut
-    /// to `historySize`; returns its id.
-    pub fn import_run(
-        &mut self,
-        config: &Config,
-        bytes: &[u8],
-    ) -> Result<Option<String>, GuardError> {
-        let (run_id, mut restored) = snapshot::decode(bytes)?;
-        let excess = restored
-            .records
-            .len()
-            .saturating_sub(config.history_size as usize);
-        restored.records.drain(..excess);
-        let run = self.run(run_id.as_deref(), config.max_runs);
-        restored.serial = run.serial;
-        *run = restored;
-        Ok(run_id)
-    }
-
-    pub fn live_runs(&self) -> usize {
-        self.runs.len()
-    }
 }
 
-impl RunState {
+impl OpenClawRun {
     /// Appends a record (`outcome: None` while the call runs), dropping the oldest past
     /// `history_size`.
     fn push(
@@ -389,7 +270,7 @@ impl RunState {
         outcome: Option<Outcome>,
         history_size: usize,
     ) {
-        self.records.push(Record {
+        self.records.push(Entry {
             signature,
             call_id,
             outcome,
@@ -471,7 +352,13 @@ fn verdict(
 ) -> Verdict {
     let message = format!(
         "{}{suffix}",
-        messages::for_found(found, &normalise_tool(tool))
+        messages::openclaw(
+            found.detector,
+            found.level,
+            found.count,
+            &normalise_tool(tool),
+            &found.detail
+        )
     );
     let refusal = matches!(action, Action::Block | Action::Stop).then(|| Refusal {
         error: "tool_loop_detected",
@@ -483,7 +370,7 @@ fn verdict(
             threshold: found.threshold,
             level: found.level,
             partner_tool: match &found.detail {
-                detect::Detail::Partner(p) => Some(p.clone()),
+                OpenClawDetail::Partner(p) => Some(p.clone()),
                 _ => None,
             },
             retry_after_ms: None,

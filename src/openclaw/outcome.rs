@@ -5,12 +5,13 @@
 //! everything else by `details` and the text parts.
 
 use super::markers::{canonical_markers, write_canonical_markers};
-use super::text::{exec_failure_shape, unknown_tool_name};
+use super::text::exec_failure_shape;
 use crate::error::GuardError;
 use crate::json::digest::{ByteSink, Digest, HashSink};
 use crate::json::escape::write_string;
 use crate::json::number_format::format_number;
 use crate::record::input::MAX_DEPTH;
+use crate::record::missing_tool::openclaw_missing_tool;
 use crate::record::outcome_fields::{ResultFields, TextField};
 use crate::record::volatile_table::{is_send, without_send_ids};
 use serde_json::{Map, Value};
@@ -131,7 +132,7 @@ pub fn outcome_of(
         let text = error_text(error);
         return Outcome {
             no_progress: true,
-            unknown_tool: unknown_tool_name(&text),
+            unknown_tool: openclaw_missing_tool(&text),
             ..Outcome::plain(digest_fields(&[("error", F::Str(&text))]))
         };
     }
@@ -185,7 +186,7 @@ pub fn outcome_of_fields(
         &text,
     );
     zero(text);
-    details.into_iter().for_each(crate::guard::scrub);
+    details.into_iter().for_each(crate::json::scrub::scrub);
     Ok(outcome)
 }
 
@@ -224,7 +225,7 @@ fn object_outcome(tool: &str, args: &Value, details_value: Option<&Value>, text:
     if is_send(tool, args) {
         let stripped = without_send_ids(details_value.unwrap_or(&Value::Null), true);
         let hash = digest_fields(&[("details", F::Val(&stripped))]);
-        crate::guard::scrub(stripped);
+        crate::json::scrub::scrub(stripped);
         return Outcome::plain(hash);
     }
     let details = details_value.map_or(F::EmptyObject, F::Val);

@@ -8,10 +8,11 @@
 
 use super::detect::WarningKey;
 use super::outcome::{Outcome, OutcomeKind};
-use super::{CompactionWatch, Record, RunState, Signature};
+use super::{CompactionTail, Entry, OpenClawRun, Signature};
 use crate::error::{ErrorCode, GuardError};
 use crate::json::digest::sha256;
 use crate::run::snapshot_bytes::{Reader, Writer};
+use crate::run::table::RunSnapshot;
 
 const MAGIC: &[u8; 4] = b"TLGO";
 const VERSION: u8 = 1;
@@ -85,7 +86,7 @@ fn get_key(r: &mut Reader) -> Result<WarningKey, GuardError> {
 }
 
 /// Encodes `run` (with its id; `None` for the default run).
-pub fn encode(run_id: Option<&str>, run: &RunState) -> Vec<u8> {
+pub fn encode(run_id: Option<&str>, run: &OpenClawRun) -> Vec<u8> {
     let mut w = Writer::with_capacity(64 + run.records.len() * 96);
     w.bytes(MAGIC);
     w.u8(VERSION);
@@ -120,7 +121,7 @@ pub fn encode(run_id: Option<&str>, run: &RunState) -> Vec<u8> {
 }
 
 /// Decodes a snapshot from `encode`: the run's id and state.
-pub fn decode(bytes: &[u8]) -> Result<(Option<String>, RunState), GuardError> {
+pub fn decode(bytes: &[u8]) -> Result<(Option<String>, OpenClawRun), GuardError> {
     let (body, checksum) = bytes
         .split_last_chunk::<32>()
         .ok_or_else(|| corrupt("it is truncated"))?;
@@ -141,7 +142,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, RunState), GuardError> {
         let seen = (0..r.len()?)
             .map(|_| Ok((get_signature(r)?, r.opt(Reader::digest)?)))
             .collect::<Result<_, GuardError>>()?;
-        Ok(CompactionWatch { remaining, seen })
+        Ok(CompactionTail { remaining, seen })
     })?;
     let warned = (0..r.len()?)
         .map(|_| Ok((get_key(&mut r)?, r.u32()?)))
@@ -166,7 +167,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, RunState), GuardError> {
                     unknown_tool: r.opt(Reader::str)?,
                 })
             })?;
-            Ok(Record {
+            Ok(Entry {
                 signature,
                 call_id,
                 outcome,
@@ -176,12 +177,26 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, RunState), GuardError> {
     if !r.at_end() {
         return Err(corrupt("trailing bytes"));
     }
-    let run = RunState {
+    let run = OpenClawRun {
         records,
         warned,
         refused_before,
         compaction,
-        serial: 0,
     };
     Ok((run_id, run))
+}
+
+impl RunSnapshot for OpenClawRun {
+    fn encode(run_id: Option<&str>, run: &OpenClawRun) -> Vec<u8> {
+        encode(run_id, run)
+    }
+
+    fn decode(bytes: &[u8]) -> Result<(Option<String>, OpenClawRun), GuardError> {
+        decode(bytes)
+    }
+
+    fn cut_window(&mut self, history_size: usize) {
+        let excess = self.records.len().saturating_sub(history_size);
+        self.records.drain(..excess);
+    }
 }

@@ -1,78 +1,11 @@
 //! Text scanning for the `openclaw` preset, written as small matchers (no regex engine in the
-//! wasm): the unavailable tool an error names, and the shape of an `exec` failure with its
+//! wasm): the shape of an `exec` failure with its
 //! timestamps, clock times, attempt numbers, durations and process ids masked as `#`.
 
-/// ASCII case-insensitive `starts_with`.
-fn starts_with_ci(s: &str, prefix: &str) -> bool {
-    s.len() >= prefix.len()
-        && s.as_bytes()
-            .iter()
-            .zip(prefix.as_bytes())
-            .all(|(a, b)| a.eq_ignore_ascii_case(b))
-}
-
-fn is_name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
-}
+use crate::record::ascii::starts_with_ci;
 
 fn is_word(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
-}
-
-/// The char boundaries of `s` where a match may start.
-fn starts(s: &str) -> impl Iterator<Item = usize> + '_ {
-    s.char_indices().map(|(i, _)| i)
-}
-
-/// The tool an error says is unavailable (`unknown tool: x`, `tool x not found`, `tool "x" is not
-/// available`), lower-cased.
-pub fn unknown_tool_name(message: &str) -> Option<String> {
-    let text = message.trim();
-    let name = starts(text)
-        .find_map(|i| after_unknown_tool(text.get(i..)?))
-        .or_else(|| starts(text).find_map(|i| before_not_found(text.get(i..)?)))?;
-    Some(name.to_ascii_lowercase())
-}
-
-fn skip_quote(s: &str) -> &str {
-    s.strip_prefix(['"', '\'']).unwrap_or(s)
-}
-
-fn take_name(s: &str) -> (&str, &str) {
-    let end = s.find(|c: char| !is_name_char(c)).unwrap_or(s.len());
-    s.split_at_checked(end).unwrap_or((s, ""))
-}
-
-/// `unknown tool` then separators (`:` or white space), an optional quote and the name.
-fn after_unknown_tool(s: &str) -> Option<&str> {
-    if !starts_with_ci(s, "unknown tool") {
-        return None;
-    }
-    let rest = s.get("unknown tool".len()..)?;
-    let after_separators = rest.trim_start_matches(|c: char| c == ':' || c.is_whitespace());
-    if after_separators.len() == rest.len() {
-        return None;
-    }
-    let (name, _) = take_name(skip_quote(after_separators));
-    (!name.is_empty()).then_some(name)
-}
-
-/// `tool`, white space, an optional quote, the name, an optional quote, white space, then `not
-/// found` or `is not available`.
-fn before_not_found(s: &str) -> Option<&str> {
-    if !starts_with_ci(s, "tool") {
-        return None;
-    }
-    let rest = s.get("tool".len()..)?;
-    let after_space = rest.trim_start_matches(char::is_whitespace);
-    if after_space.len() == rest.len() {
-        return None;
-    }
-    let (name, rest) = take_name(skip_quote(after_space));
-    let rest = skip_quote(rest);
-    let tail = rest.trim_start_matches(char::is_whitespace);
-    let ends = starts_with_ci(tail, "not found") || starts_with_ci(tail, "is not available");
-    (!name.is_empty() && tail.len() < rest.len() && ends).then_some(name)
 }
 
 /// Length of the leading ASCII digits of `s`, at most `max`.
@@ -166,7 +99,7 @@ fn labelled_number(s: &str, before: Option<char>, words: &[&str]) -> Option<usiz
     }
     let word = words
         .iter()
-        .find(|w| starts_with_ci(s, w) && boundary_after(s, w.len()))?;
+        .find(|w| starts_with_ci(s.as_bytes(), w.as_bytes()) && boundary_after(s, w.len()))?;
     let rest = s.get(word.len()..)?;
     let after =
         rest.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '#' | ':' | '='));
@@ -211,7 +144,9 @@ fn duration(s: &str, before: Option<char>) -> Option<usize> {
         let rest = s.get(at..)?;
         UNITS
             .iter()
-            .find(|u| starts_with_ci(rest, u) && boundary_after(rest, u.len()))
+            .find(|u| {
+                starts_with_ci(rest.as_bytes(), u.as_bytes()) && boundary_after(rest, u.len())
+            })
             .map(|u| at + u.len())
     })
 }
@@ -258,19 +193,6 @@ pub fn exec_failure_shape(output: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_the_missing_tool() {
-        let cases = [
-            ("Tool exec not found", Some("exec")),
-            ("Unknown tool: 'Web.Search'", Some("web.search")),
-            ("tool \"browse\" is not available", Some("browse")),
-            ("tool exec failed", None),
-        ];
-        for (message, name) in cases {
-            assert_eq!(unknown_tool_name(message).as_deref(), name, "{message}");
-        }
-    }
 
     #[test]
     fn masks_volatile_failure_parts() {

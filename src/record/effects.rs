@@ -52,22 +52,6 @@ const NAVIGATION_TOOLS: &[&str] = &["cd", "chdir", "pushd", "popd", "change_dire
 const FILE_OPERATION_TOOLS: &[&str] = &[
     "mkdir", "touch", "rm", "rmdir", "mv", "cp", "ln", "chmod", "chown", "truncate",
 ];
-/// The top-level arguments whose string values a call's effect depends on (`effect_of`), and
-/// `action`, which tells a poll of `process` (`config::tools::kind_of`).
-pub const ARGUMENT_KEYS: &[&str] = &[
-    "command",
-    "path",
-    "cmd",
-    "script",
-    "commands",
-    "file_path",
-    "filepath",
-    "filename",
-    "file_name",
-    "file",
-    "target_file",
-    "action",
-];
 /// Arguments that name the file a mutating tool writes.
 const PATH_KEYS: &[&str] = &[
     "path",
@@ -78,6 +62,28 @@ const PATH_KEYS: &[&str] = &[
     "file",
     "target_file",
 ];
+/// Arguments that hold a command line, and `action`, which tells a poll of `process`
+/// (`config::tools::kind_of`).
+const COMMAND_KEYS: &[&str] = &["command", "cmd", "script", "commands", "action"];
+/// The top-level arguments whose string values a call's effect depends on (`effect_of`): the
+/// command keys and the path keys.
+pub const ARGUMENT_KEYS: [&str; COMMAND_KEYS.len() + PATH_KEYS.len()] = argument_keys();
+
+/// `COMMAND_KEYS` followed by `PATH_KEYS`.
+#[allow(clippy::indexing_slicing)] // bounded by the lengths the array type is made of
+const fn argument_keys() -> [&'static str; COMMAND_KEYS.len() + PATH_KEYS.len()] {
+    let mut keys = [""; COMMAND_KEYS.len() + PATH_KEYS.len()];
+    let mut i = 0;
+    while i < COMMAND_KEYS.len() {
+        keys[i] = COMMAND_KEYS[i];
+        i += 1;
+    }
+    while i < keys.len() {
+        keys[i] = PATH_KEYS[i - COMMAND_KEYS.len()];
+        i += 1;
+    }
+    keys
+}
 /// Shell programs that only read (when they do not redirect their output into a file).
 const READ_ONLY_PROGRAMS: &[&str] = &[
     "cat", "head", "tail", "less", "more", "ls", "ll", "tree", "find", "grep", "egrep", "fgrep",
@@ -539,7 +545,7 @@ mod tests {
     /// `effect_of`, or `file_operation_effect` where it says `None`, of arguments given as a value.
     fn effect(tool: &str, name_kind: ToolKind, args: &Value) -> Effect {
         let text = args.to_string();
-        let strings = TopStrings::read(&text, ARGUMENT_KEYS, 16).unwrap();
+        let strings = TopStrings::read(&text, &ARGUMENT_KEYS, 16).unwrap();
         effect_of(tool, name_kind, &strings).unwrap_or_else(|| file_operation_effect(args))
     }
 

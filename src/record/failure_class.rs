@@ -7,6 +7,7 @@
 
 use crate::json::float_parse::parse_decimal;
 use crate::json::reader::parse;
+use crate::record::ascii::{find_ci, starts_with_ci};
 use crate::record::input::MAX_DEPTH;
 use crate::record::outcome::MAX_SCANNED_TEXT_BYTES;
 use crate::record::outcome_fields::{ResultFields, TextField};
@@ -397,18 +398,6 @@ fn any_phrase(text: &[u8], phrases: &[&str]) -> bool {
     phrases
         .iter()
         .any(|phrase| find_ci(text, phrase.as_bytes()).is_some())
-}
-
-/// Where `needle` (lower case ASCII) first occurs in `text`, ignoring ASCII case.
-#[inline(never)]
-fn find_ci(text: &[u8], needle: &[u8]) -> Option<usize> {
-    text.windows(needle.len().max(1))
-        .position(|window| window.eq_ignore_ascii_case(needle))
-}
-
-fn starts_with_ci(text: &[u8], prefix: &[u8]) -> bool {
-    text.get(..prefix.len())
-        .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
 }
 
 fn trim_spaces(bytes: &[u8]) -> &[u8] {

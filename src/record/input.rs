@@ -8,7 +8,9 @@ use crate::json::canonical_text::is_canonical;
 use crate::json::digest::{sha256, ByteSink, Digest, HashSink};
 use crate::json::members::{MemberHashes, MemberSink};
 use crate::json::reader::{JsonError, Reader};
+use crate::json::scrub::RawContent;
 use crate::json::top_strings::TopStrings;
+use crate::record::outcome_fields::ResultFields;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -139,6 +141,31 @@ pub struct OutcomeInput<'a> {
     pub call: CallInput<'a>,
     pub result: Option<Value>,
     pub error: Option<Value>,
+}
+
+/// What came back from a call, as the engines receive it.
+pub enum Returned<'a> {
+    /// From a JSON record: its result and error, parsed (raw content, zeroed when dropped), and
+    /// the text of its `textSide` part passed beside the JSON.
+    Parsed {
+        result: RawContent,
+        error: RawContent,
+        side_text: Option<&'a [u8]>,
+    },
+    /// Handed over field by field (a result without an error); `args_withheld`: the host left the
+    /// arguments out, trusting the call id to find its checked call.
+    Fields {
+        result: &'a ResultFields<'a>,
+        args_withheld: bool,
+    },
+}
+
+/// An outcome record as the engines receive it: its call, what came back, and the time to use
+/// when the record has no `at`.
+pub struct ReceivedOutcome<'a> {
+    pub call: CallInput<'a>,
+    pub returned: Returned<'a>,
+    pub now_ms: f64,
 }
 
 /// The raw JSON text of each field of a record (one well-formed pass over the whole record).
@@ -352,12 +379,12 @@ fn check_tool_name(name: &str) -> Result<(), GuardError> {
 
 /// The lookup key of the arguments' text (absent arguments are `{}`).
 fn args_text_hash(args_raw: Option<&str>) -> u64 {
-    crate::run::keys::text_key(args_raw.unwrap_or("{}").as_bytes())
+    crate::record::keys::text_key(args_raw.unwrap_or("{}").as_bytes())
 }
 
 /// The lookup key of a call id.
 fn call_id_key(call_id: &str) -> u64 {
-    crate::run::keys::fnv1a(call_id.as_bytes())
+    crate::record::keys::fnv1a(call_id.as_bytes())
 }
 
 /// The string a field's raw JSON text holds, if it is one (borrowed when it has no escapes). An

@@ -38,7 +38,7 @@ pub fn put_content_text(
                 value
             };
             write_value(&value, keys, sink);
-            crate::guard::scrub(value);
+            crate::json::scrub::scrub(value);
         }
         None => put_text(text.as_bytes(), framing, sink),
     }

@@ -1,8 +1,12 @@
 //! The host's records, from text to meaning: the input frame they arrive in, parsing call and
 //! outcome records (as JSON or field by field) with field-named errors, and the digests of their
 //! arguments and outcomes, including what makes two results the same (volatile keys, JSON inside
-//! text, failures written as text).
+//! text, failures written as text, failures naming a missing tool; `digester` applies a tool's
+//! profile and ignored pointers); the lookup keys that find a run, a tool or a pending call
+//! again (`keys`).
 
+pub(crate) mod ascii;
+pub(crate) mod digester;
 pub(crate) mod effects;
 pub(crate) mod failure_class;
 pub(crate) mod failure_text;
@@ -13,6 +17,8 @@ pub(crate) mod failure_text;
 pub(crate) mod frame;
 pub mod input;
 pub(crate) mod json_text;
+pub(crate) mod keys;
+pub(crate) mod missing_tool;
 pub mod outcome;
 pub(crate) mod outcome_fields;
 pub(crate) mod quote;

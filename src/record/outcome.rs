@@ -14,92 +14,9 @@ use crate::json::canonical::{write_object_without, write_value, KeyFilter};
 use crate::json::digest::{sha256, ByteSink, Digest, HashSink};
 use crate::record::failure_text::{is_blank, put_masked, reports_failure};
 use crate::record::json_text::put_content_text;
+use crate::record::missing_tool::names_missing_tool;
 use crate::record::volatile_table::without_send_ids;
 use serde_json::{Map, Value};
-
-/// Keys dropped (at any depth) from results and errors before hashing: they change on every call
-/// without meaning progress.
-pub const DEFAULT_VOLATILE_KEYS: &[&str] = &[
-    "durationMs",
-    "duration",
-    "elapsedMs",
-    "tookMs",
-    "pid",
-    "startedAt",
-    "endedAt",
-    "createdAt",
-    "updatedAt",
-    "sentAt",
-    "deliveredAt",
-    "timestamp",
-    "ts",
-    "requestId",
-    "traceId",
-    "spanId",
-    "messageId",
-    "message_id",
-    "receipt",
-    "idempotencyKey",
-    "runId",
-    "sessionId",
-    "cwd",
-];
-
-#[derive(Debug, Clone, Default)]
-pub struct VolatileKeys {
-    extra: Vec<String>,
-}
-
-impl VolatileKeys {
-    pub fn with_extra(extra: Vec<String>) -> Self {
-        VolatileKeys { extra }
-    }
-}
-
-impl KeyFilter for VolatileKeys {
-    fn drops(&self, key: &str) -> bool {
-        DEFAULT_VOLATILE_KEYS.contains(&key) || self.extra.iter().any(|k| k == key)
-    }
-}
-
-/// The volatile keys for one tool's outcomes: the global list plus the tool's own `ignore` keys.
-pub struct ToolVolatileKeys<'a> {
-    pub global: &'a VolatileKeys,
-    pub tool: &'a [String],
-    /// The shared per-tool table's keys for this call (`volatile_table`).
-    pub table: &'static [&'static str],
-}
-
-impl KeyFilter for ToolVolatileKeys<'_> {
-    fn drops(&self, key: &str) -> bool {
-        self.global.drops(key) || self.tool.iter().any(|k| k == key) || self.table.contains(&key)
-    }
-}
-
-/// A copy of `value` without the members at `pointers` (RFC 6901; missing paths are ignored).
-pub fn without_pointers(value: &Value, pointers: &[String]) -> Value {
-    let mut copy = value.clone();
-    for pointer in pointers {
-        let Some((parent, last)) = pointer.rsplit_once('/') else {
-            continue;
-        };
-        let key = unescape_pointer_token(last);
-        match pointer_target(&mut copy, parent) {
-            Some(Value::Object(map)) => {
-                map.remove(&key);
-            }
-            Some(Value::Array(items)) => {
-                if let Ok(index) = key.parse::<usize>() {
-                    if index < items.len() {
-                        items.remove(index);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    copy
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -255,7 +172,7 @@ fn finished(
     let digest = finish(kind, &parts, keys, facts, send);
     for part in parts {
         if let Part::Owned(value) = part {
-            crate::guard::scrub(value);
+            crate::json::scrub::scrub(value);
         }
     }
     digest
@@ -551,115 +468,11 @@ pub(crate) fn digest_from_hex(hex: Option<&str>) -> Result<Digest, GuardError> {
     Ok(digest)
 }
 
-/// Where `needle` first occurs in `haystack` (a plain scan: these texts are at most a few KB, and
-/// the standard library's substring search costs more `.wasm` than this whole module).
-fn find(haystack: &str, needle: &str) -> Option<usize> {
-    if needle.is_empty() {
-        return Some(0);
-    }
-    haystack
-        .as_bytes()
-        .windows(needle.len())
-        .position(|window| window == needle.as_bytes())
-}
-
-/// The value an RFC 6901 JSON pointer refers to (as `serde_json::Value::pointer_mut` resolves it:
-/// array indices are digits without a sign or leading zeros).
-fn pointer_target<'v>(value: &'v mut Value, pointer: &str) -> Option<&'v mut Value> {
-    if pointer.is_empty() {
-        return Some(value);
-    }
-    let tokens = pointer.strip_prefix('/')?;
-    let mut target = value;
-    for token in tokens.split('/') {
-        let token = unescape_pointer_token(token);
-        target = match target {
-            Value::Object(map) => map.get_mut(&token)?,
-            Value::Array(items) => {
-                let plain = !token.starts_with('+') && (token == "0" || !token.starts_with('0'));
-                items.get_mut(token.parse::<usize>().ok().filter(|_| plain)?)?
-            }
-            _ => return None,
-        };
-    }
-    Some(target)
-}
-
-/// An RFC 6901 reference token unescaped: `~1` is `/`, `~0` is `~`.
-fn unescape_pointer_token(token: &str) -> String {
-    let mut out = String::with_capacity(token.len());
-    let mut chars = token.chars();
-    while let Some(c) = chars.next() {
-        match (c, chars.clone().next()) {
-            ('~', Some('1')) => {
-                out.push('/');
-                chars.next();
-            }
-            ('~', Some('0')) => {
-                out.push('~');
-                chars.next();
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// Returns the tool name when `message` says a tool does not exist.
-pub fn missing_tool_name(message: &str) -> Option<String> {
-    let lower = message.to_ascii_lowercase();
-    if let Some(pos) = find(&lower, "unknown tool") {
-        let rest = message.get(pos + "unknown tool".len()..)?;
-        return first_token(rest.trim_start_matches([':', ' ']));
-    }
-    if let Some(pos) = find(&lower, "tool not found") {
-        let rest = message.get(pos + "tool not found".len()..)?;
-        return first_token(rest.trim_start_matches([':', ' ']));
-    }
-    const ENDINGS: &[&str] = &[
-        " not found",
-        " was not found",
-        " is not available",
-        " does not exist",
-    ];
-    let mut from = 0;
-    while let Some(found) = lower.get(from..).and_then(|s| find(s, "tool ")) {
-        let name_start = from + found + "tool ".len();
-        let rest = lower.get(name_start..)?;
-        let name_len = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        let after = rest.get(name_len..).unwrap_or("");
-        if name_len > 0 && ENDINGS.iter().any(|e| after.starts_with(e)) {
-            return first_token(message.get(name_start..)?);
-        }
-        from = name_start;
-    }
-    None
-}
-
-pub(crate) fn names_missing_tool(message: &str) -> bool {
-    missing_tool_name(message).is_some()
-}
-
-/// Whether a tool name carries a model's chat-template formatting (`echo<|channel|>commentary`):
-/// no host has such a tool, so a failed call of it reports a missing tool whatever its error says.
-pub fn carries_model_formatting(tool: &str) -> bool {
-    // Byte pairs, not `str::contains`: its substring searcher costs kilobytes of `.wasm`.
-    tool.as_bytes()
-        .windows(2)
-        .any(|pair| pair == b"<|" || pair == b"|>")
-}
-
-fn first_token(text: &str) -> Option<String> {
-    let token = text.split_whitespace().next()?;
-    let name = token
-        .trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '.' | ',' | ':' | ';' | '(' | ')'));
-    (!name.is_empty()).then(|| name.to_owned())
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::config::volatile_keys::VolatileKeys;
     use serde_json::json;
 
     fn outcome<'a>(
@@ -684,79 +497,6 @@ mod tests {
         )
         .unwrap()
         .digest
-    }
-
-    #[test]
-    fn pointers_resolve_as_serde_json_resolves_them() {
-        let value = json!({
-            "a": {"b/c": [10, {"~k": 1, "": 2}], "0": "zero", "": {"": 3}},
-            "list": [1, 2, 3, [4, 5]],
-            "m~0n": true
-        });
-        for pointer in [
-            "",
-            "/",
-            "//",
-            "/a",
-            "/a/b~1c",
-            "/a/b~1c/1/~0k",
-            "/a/b~1c/1/",
-            "/a/0",
-            "/a//",
-            "/list/0",
-            "/list/3/1",
-            "/list/01",
-            "/list/+1",
-            "/list/4",
-            "/list/-",
-            "/m~00n",
-            "/m~0n",
-            "a",
-            "/a/b~1c/00",
-            "/list/3/1/x",
-            "/~1",
-            "/~01",
-        ] {
-            let (mut ours, mut theirs) = (value.clone(), value.clone());
-            assert_eq!(
-                pointer_target(&mut ours, pointer).map(|v| v.clone()),
-                theirs.pointer_mut(pointer).map(|v| v.clone()),
-                "{pointer}"
-            );
-        }
-        for token in ["~01", "~10", "~~1", "~0~1", "a~", "~", "~2", "plain"] {
-            assert_eq!(
-                unescape_pointer_token(token),
-                token.replace("~1", "/").replace("~0", "~"),
-                "{token}"
-            );
-        }
-    }
-
-    #[test]
-    fn finds_substrings() {
-        assert_eq!(find("unknown tool x", "tool"), Some(8));
-        assert_eq!(find("abc", "abcd"), None);
-        assert_eq!(find("abc", ""), Some(0));
-        assert_eq!(find("aab", "ab"), Some(1));
-    }
-
-    #[test]
-    fn missing_tool_phrasings() {
-        assert_eq!(
-            missing_tool_name("Unknown tool: search_web").as_deref(),
-            Some("search_web")
-        );
-        assert_eq!(
-            missing_tool_name("Tool `fetch` not found").as_deref(),
-            Some("fetch")
-        );
-        assert_eq!(
-            missing_tool_name("error: tool \"browse\" is not available.").as_deref(),
-            Some("browse")
-        );
-        assert_eq!(missing_tool_name("file not found"), None);
-        assert_eq!(missing_tool_name("the tool ran fine"), None);
     }
 
     #[test]

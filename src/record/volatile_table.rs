@@ -2,6 +2,8 @@
 //! session send) answers with that changes on every call without meaning anything new. Both the
 //! default detectors and `preset: "openclaw"` read it (docs/semantics.md, docs/openclaw.md).
 
+use crate::config::volatile_keys::VolatileKeys;
+use crate::json::canonical::KeyFilter;
 use serde_json::{Map, Value};
 
 /// `message` actions that deliver something and so answer with fresh per-send ids.
@@ -86,5 +88,19 @@ pub fn without_send_ids(value: &Value, drop_keys: bool) -> Value {
             Value::Object(kept)
         }
         other => other.clone(),
+    }
+}
+
+/// The volatile keys for one tool's outcomes: the global list plus the tool's own `ignore` keys.
+pub struct ToolVolatileKeys<'a> {
+    pub global: &'a VolatileKeys,
+    pub tool: &'a [String],
+    /// The shared per-tool table's keys for this call (`volatile_table`).
+    pub table: &'static [&'static str],
+}
+
+impl KeyFilter for ToolVolatileKeys<'_> {
+    fn drops(&self, key: &str) -> bool {
+        self.global.drops(key) || self.tool.iter().any(|k| k == key) || self.table.contains(&key)
     }
 }

@@ -61,23 +61,13 @@ const LEVELS: [(&str, usize); 4] = [
     ("ok", 0),
     ("warning", 1),
 ];
-/// Detectors in the sorted order of their names (the counters follow `DetectorId::ALL`).
-const DETECTORS: [DetectorId; 14] = [
-    DetectorId::ArgumentChurn,
-    DetectorId::Cycle,
-    DetectorId::ErrorRepeat,
-    DetectorId::GenericRepeat,
-    DetectorId::GlobalCircuitBreaker,
-    DetectorId::KnownPollNoProgress,
-    DetectorId::MaxTurns,
-    DetectorId::PingPong,
-    DetectorId::PostCompactionLoop,
-    DetectorId::SharedCause,
-    DetectorId::Stall,
-    DetectorId::ToolCap,
-    DetectorId::TransientFailure,
-    DetectorId::UnknownToolRepeat,
-];
+/// Every detector in the sorted order of their names, the order reports list them in (the counters
+/// follow `DetectorId::ALL`).
+fn detectors_by_name() -> [DetectorId; DetectorId::ALL.len()] {
+    let mut ids = DetectorId::ALL;
+    ids.sort_unstable_by_key(|id| id.as_str());
+    ids
+}
 
 /// The live counters.
 #[derive(Debug, Clone, Default)]
@@ -169,7 +159,7 @@ impl Counters {
         &self,
         mut f: impl FnMut(&'static str, &'static str, &'static str, u64),
     ) {
-        for id in DETECTORS {
+        for id in detectors_by_name() {
             let index = DetectorId::ALL.iter().position(|d| *d == id);
             let Some(by_level) = index.and_then(|i| self.interventions.get(i)) else {
                 continue;
@@ -193,7 +183,7 @@ impl Counters {
                 .map(|(name, index)| (*name, counts.get(*index).copied().unwrap_or(0)))
                 .collect()
         };
-        let by_detector = DETECTORS
+        let by_detector = detectors_by_name()
             .iter()
             .map(|id| {
                 let index = DetectorId::ALL.iter().position(|d| d == id);
@@ -250,7 +240,7 @@ mod tests {
         let sorted = |names: &[&str]| names.windows(2).all(|w| w.first() < w.last());
         let actions: Vec<&str> = ACTIONS.iter().map(|(n, _)| *n).collect();
         let levels: Vec<&str> = LEVELS.iter().map(|(n, _)| *n).collect();
-        let detectors: Vec<&str> = DETECTORS.iter().map(|d| d.as_str()).collect();
+        let detectors: Vec<&str> = detectors_by_name().iter().map(|d| d.as_str()).collect();
         assert!(sorted(&actions) && sorted(&levels) && sorted(&detectors));
         for action in [Action::Allow, Action::Warn, Action::Block, Action::Stop] {
             let mut counters = Counters::default();
@@ -276,7 +266,7 @@ mod tests {
                 .contains(&(level.as_str(), 1)));
         }
         for id in DetectorId::ALL {
-            assert!(DETECTORS.contains(&id));
+            assert!(detectors_by_name().contains(&id));
             let mut counters = Counters::default();
             let mut verdict = Verdict::allow("t", None);
             verdict.detector = Some(id);

@@ -1,20 +1,20 @@
 //! Run state: the table of live runs (`table`); each run's bounded window of fingerprinted call
-//! records, its counters and tool-name table (`history`, `tool_table`); what its calls may have
-//! changed and the shared causes their failures named (`record_notes`); the argument members of each read tool's last call (`last_arguments`); calls in an outage (`outages`); the call ids `sameAs` names (`call_ids`); a record and its packed
-//! metadata (`call_record`, `record_meta`); the streaks a settled record counts (`streaks`); the
-//! lookup keys that find a run or a pending call again (`keys`); and the versioned snapshots that
-//! move a run between processes (`snapshot`, `snapshot_bytes`).
+//! records, its counters and tool-name table (`state`, `tool_table`); what its calls may have
+//! changed and the shared causes their failures named (`record_notes`); the argument members of
+//! each read tool's last call (`last_arguments`); calls in an outage (`outages`); the call ids
+//! `sameAs` names (`call_ids`); a record and its packed metadata (`call_record`, `record_meta`);
+//! the streaks a settled record counts (`streaks`); and the versioned snapshots that move a run
+//! between processes (`snapshot`, `snapshot_bytes`).
 
 pub(crate) mod call_ids;
 pub(crate) mod call_record;
-pub(crate) mod history;
-pub(crate) mod keys;
 pub(crate) mod last_arguments;
 pub(crate) mod outages;
 pub(crate) mod record_meta;
 pub(crate) mod record_notes;
 pub(crate) mod snapshot;
 pub(crate) mod snapshot_bytes;
+pub(crate) mod state;
 pub(crate) mod streaks;
 pub(crate) mod table;
 pub(crate) mod tool_table;

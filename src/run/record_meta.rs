@@ -82,6 +82,8 @@ pub const MAX_TOOLS: usize = 1 << TOOL.bits;
 /// Streak counters (`same_outcome_run`, `no_progress`) saturate here: 19 bits, above the largest
 /// threshold the config accepts (`config::MAX_COUNT`), so no threshold comparison sees the cap.
 pub const COUNTER_MAX: u32 = SAME_OUTCOME_RUN.max() as u32;
+// Every threshold the config accepts stays below the counters' cap, so no comparison saturates.
+const _: () = assert!(crate::config::MAX_COUNT < COUNTER_MAX as u64);
 
 /// What a completed record's outcome was. The values are also the flags byte of a completed
 /// record in a snapshot: renumbering them changes the snapshot format.

@@ -14,7 +14,6 @@ use crate::json::digest::sha256;
 use crate::json::members::MAX_MEMBERS;
 use crate::run::call_ids::MAX_CALL_ID_BYTES;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
-use crate::run::history::{CompactionWatch, Run};
 use crate::run::last_arguments::TOOLS_KEPT;
 use crate::run::outages::{Outage, CALLS_KEPT};
 use crate::run::record_meta::{
@@ -22,6 +21,8 @@ use crate::run::record_meta::{
 };
 use crate::run::record_notes::Note;
 use crate::run::snapshot_bytes::{Reader, Writer};
+use crate::run::state::{CompactionWatch, Run};
+use crate::run::table::RunSnapshot;
 use crate::run::tool_table::ToolTable;
 use std::collections::VecDeque;
 
@@ -359,6 +360,20 @@ fn fingerprint(r: &mut Reader, len: usize) -> Result<Fingerprint, GuardError> {
         .first_chunk()
         .copied()
         .ok_or_else(|| corrupt("it is truncated"))
+}
+
+impl RunSnapshot for Run {
+    fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
+        encode(run_id, run)
+    }
+
+    fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
+        decode(bytes)
+    }
+
+    fn cut_window(&mut self, history_size: usize) {
+        self.keep_newest(history_size);
+    }
 }
 
 #[cfg(test)]

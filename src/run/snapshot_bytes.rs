@@ -111,8 +111,13 @@ impl<'a> Reader<'a> {
     pub fn u64(&mut self) -> Result<u64, GuardError> {
         Ok(u64::from_le_bytes(self.array()?))
     }
+    /// A time or a duration: a finite number (a host's `at` and `Date.now()` always are).
     pub fn f64(&mut self) -> Result<f64, GuardError> {
-        Ok(f64::from_le_bytes(self.array()?))
+        let value = f64::from_le_bytes(self.array()?);
+        match value.is_finite() {
+            true => Ok(value),
+            false => Err(self.corrupt("a time is not a finite number")),
+        }
     }
     pub fn digest(&mut self) -> Result<Digest, GuardError> {
         self.array()
@@ -177,6 +182,12 @@ mod tests {
         let body = bytes.len() - 32;
         assert_eq!(r.digest().unwrap(), sha256(bytes.get(..body).unwrap()));
         assert!(r.at_end());
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let mut w = Writer::with_capacity(0);
+            w.f64(bad);
+            let bytes = w.sealed();
+            assert!(Reader::new(&bytes, corrupt).f64().is_err());
+        }
     }
 
     #[test]

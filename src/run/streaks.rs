@@ -3,7 +3,7 @@
 //! `Run::settle` stores them on the record and keeps the run's count of stale calls with them.
 
 use crate::run::call_record::{Fingerprint, RecordState};
-use crate::run::history::Run;
+use crate::run::state::Run;
 
 /// What `Run::settle` needs to know of the records before the one it settles.
 pub struct Streaks {
@@ -96,8 +96,8 @@ impl Streaks {
 mod tests {
     use crate::config::tools::ToolKind;
     use crate::run::call_record::{CallRecord, RecordState};
-    use crate::run::history::Run;
     use crate::run::record_meta::MAX_TOOLS;
+    use crate::run::state::Run;
 
     /// The record at `index` of the window (a copy: the tests read its fields); where there is
     /// none, a pending record, which no assertion below accepts.

@@ -1,12 +1,15 @@
-//! The run table: one `Run` per run id (absent id = the default run), bounded by `maxRuns` with
-//! least-recently-used eviction, so a gateway with endless short runs keeps flat memory.
+//! The run table: one run's state per run id (absent id = the default run), bounded by `maxRuns`
+//! with least-recently-used eviction, so a gateway with endless short runs keeps flat memory. Both
+//! engines keep their runs in one (`Run` for the guard's own detectors, the `openclaw` engine's
+//! run state for its own), so `maxRuns` and the evicted-runs counter mean one thing.
 //!
 //! Runs live in a slab; a doubly linked list through the slab orders them by last use, so marking
 //! a run as used and evicting the oldest are O(1) without any allocation. Ids are looked up as
 //! `&str` (no key is built per call).
 
-use crate::run::history::Run;
-use crate::run::keys::WordMix;
+use crate::error::GuardError;
+use crate::record::keys::WordMix;
+use crate::run::state::Run;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -32,19 +35,19 @@ impl Hasher for IdHasher {
 /// No slot (list ends).
 const NIL: u32 = u32::MAX;
 
-struct Slot {
+struct Slot<R> {
     /// `None` for the default run.
     id: Option<Box<str>>,
-    run: Run,
+    run: R,
     /// Neighbours in the use order: `prev` was used more recently, `next` less recently.
     prev: u32,
     next: u32,
 }
 
-pub struct RunTable {
+pub struct RunTable<R = Run> {
     ids: HashMap<Box<str>, u32, BuildHasherDefault<IdHasher>>,
     default: Option<u32>,
-    slots: Vec<Slot>,
+    slots: Vec<Slot<R>>,
     /// Slots of removed runs, reused first.
     free: Vec<u32>,
     /// Most and least recently used.
@@ -53,10 +56,10 @@ pub struct RunTable {
     live: usize,
     max_runs: usize,
     evicted: u64,
-    scratch: Run,
+    scratch: R,
 }
 
-impl RunTable {
+impl<R: Default> RunTable<R> {
     pub fn new(max_runs: u32) -> Self {
         RunTable {
             ids: HashMap::default(),
@@ -68,7 +71,7 @@ impl RunTable {
             live: 0,
             max_runs: (max_runs as usize).max(1),
             evicted: 0,
-            scratch: Run::default(),
+            scratch: R::default(),
         }
     }
 
@@ -87,11 +90,11 @@ impl RunTable {
         }
     }
 
-    fn slot(&self, index: u32) -> Option<&Slot> {
+    fn slot(&self, index: u32) -> Option<&Slot<R>> {
         self.slots.get(index as usize)
     }
 
-    fn slot_mut(&mut self, index: u32) -> Option<&mut Slot> {
+    fn slot_mut(&mut self, index: u32) -> Option<&mut Slot<R>> {
         self.slots.get_mut(index as usize)
     }
 
@@ -132,21 +135,21 @@ impl RunTable {
     }
 
     /// The run, if it exists, without marking it as used.
-    pub fn peek(&self, run_id: Option<&str>) -> Option<&Run> {
+    pub fn peek(&self, run_id: Option<&str>) -> Option<&R> {
         self.find(run_id)
             .and_then(|i| self.slot(i))
             .map(|slot| &slot.run)
     }
 
     /// The run, if it exists; marks it as recently used.
-    pub fn get_mut(&mut self, run_id: Option<&str>) -> Option<&mut Run> {
+    pub fn get_mut(&mut self, run_id: Option<&str>) -> Option<&mut R> {
         let index = self.find(run_id)?;
         self.touch(index);
         self.slot_mut(index).map(|slot| &mut slot.run)
     }
 
     /// The run, created (evicting the least recently used one when full) if needed.
-    pub fn get_or_create(&mut self, run_id: Option<&str>) -> &mut Run {
+    pub fn get_or_create(&mut self, run_id: Option<&str>) -> &mut R {
         let index = match self.find(run_id) {
             Some(index) => {
                 self.touch(index);
@@ -170,7 +173,7 @@ impl RunTable {
     fn insert(&mut self, run_id: Option<&str>) -> u32 {
         let slot = Slot {
             id: run_id.map(Box::from),
-            run: Run::default(),
+            run: R::default(),
             prev: NIL,
             next: NIL,
         };
@@ -203,7 +206,7 @@ impl RunTable {
             return;
         };
         let id = slot.id.take();
-        slot.run = Run::default();
+        slot.run = R::default();
         slot.prev = NIL;
         slot.next = NIL;
         match id {
@@ -231,13 +234,52 @@ impl RunTable {
     }
 }
 
+/// A run's state as a `RunTable` exports and imports it: each engine's run type has its own bytes
+/// (docs/snapshot-format.md).
+pub trait RunSnapshot: Default {
+    /// The snapshot of `run`, named `run_id`.
+    fn encode(run_id: Option<&str>, run: &Self) -> Vec<u8>;
+    /// The run id and the run a snapshot holds, or `invalid_snapshot`.
+    fn decode(bytes: &[u8]) -> Result<(Option<String>, Self), GuardError>;
+    /// Cuts the run's window to its newest `history_size` records.
+    fn cut_window(&mut self, history_size: usize);
+}
+
+impl<R: RunSnapshot> RunTable<R> {
+    /// A snapshot of one run (an unknown run gives the snapshot of an empty run).
+    pub fn export(&self, run_id: Option<&str>) -> Vec<u8> {
+        match self.peek(run_id) {
+            Some(run) => R::encode(run_id, run),
+            None => R::encode(run_id, &R::default()),
+        }
+    }
+
+    /// Restores a run from `export`'s bytes (replacing any run with that id), its window cut to
+    /// `history_size`; returns its id.
+    pub fn import(
+        &mut self,
+        bytes: &[u8],
+        history_size: usize,
+    ) -> Result<Option<String>, GuardError> {
+        let (run_id, mut run) = R::decode(bytes)?;
+        run.cut_window(history_size);
+        *self.get_or_create(run_id.as_deref()) = run;
+        Ok(run_id)
+    }
+
+    /// The live runs and the runs evicted so far.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.live_runs() as u64, self.evicted())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn evicts_the_least_recently_used_run() {
-        let mut table = RunTable::new(3);
+        let mut table: RunTable = RunTable::new(3);
         for id in ["a", "b", "c"] {
             table.get_or_create(Some(id));
         }

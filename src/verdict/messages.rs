@@ -2,7 +2,7 @@
 //! One place, so wording stays consistent and never drifts into the JS wrapper.
 
 use crate::json::number_format::Decimal;
-use crate::verdict::{Basis, DetectorId, Finding, Level, SharedCause};
+use crate::verdict::{Basis, DetectorId, Finding, Level, OpenClawDetail, SharedCause};
 
 /// The message for a finding about a call to `tool`. Every claim is one the guard can make from
 /// what it keeps: counts say how many calls ran and how many were refused, "with these arguments"
@@ -333,6 +333,83 @@ pub fn record_warning(finding: &Finding, tool: &str, quote: Option<&str>) -> Str
         None => message,
     }
 }
+
+/// `preset: "openclaw"`: the text for a finding about a call to `tool` (OpenClaw's normalised
+/// name). These carry the phrases OpenClaw's prompts and log scrapers key on ("WARNING",
+/// "CRITICAL", the count as "N times", "identical outcomes", "no progress", "ping-pong loop",
+/// "global circuit breaker", "tool call remains allowed").
+pub fn openclaw(
+    detector: DetectorId,
+    level: Level,
+    n: u32,
+    tool: &str,
+    detail: &OpenClawDetail,
+) -> String {
+    let critical = level != Level::Warning;
+    let partner = match detail {
+        OpenClawDetail::Partner(partner) => partner.as_str(),
+        _ => "another call",
+    };
+    match (detector, critical) {
+        (DetectorId::GenericRepeat, false) => format!(
+            "WARNING: {tool} has now been called {n} times with identical arguments. If nothing is \
+             changing, stop repeating it and report the task as failed."
+        ),
+        (DetectorId::GenericRepeat, true) => format!(
+            "CRITICAL: {tool} gave identical outcomes {n} times for identical arguments. This call is \
+             blocked so the loop cannot run on; take a different approach."
+        ),
+        (DetectorId::KnownPollNoProgress, false) => format!(
+            "WARNING: {tool} was polled {n} times with identical arguments and no progress. Wait \
+             longer between checks, or report the process as stuck."
+        ),
+        (DetectorId::KnownPollNoProgress, true) => format!(
+            "CRITICAL: {tool} was polled {n} times with identical arguments and no progress. This \
+             polling loop is stuck, so the call is blocked."
+        ),
+        (DetectorId::PingPong, false) => format!(
+            "WARNING: {tool} and {partner} have alternated {n} times in a row. That is a ping-pong \
+             loop; stop retrying and report the task as failed."
+        ),
+        (DetectorId::PingPong, true) => format!(
+            "CRITICAL: {tool} and {partner} alternated {n} times in a row with no progress. This \
+             ping-pong loop is stuck, so the call is blocked."
+        ),
+        (DetectorId::UnknownToolRepeat, _) => {
+            let missing = match detail {
+                OpenClawDetail::MissingTool(name) => name.as_str(),
+                _ => tool,
+            };
+            format!(
+                "CRITICAL: the unavailable tool {missing} was attempted {n} times. Stop calling it \
+                 and answer without it."
+            )
+        }
+        (DetectorId::ArgumentChurn, _) => {
+            let variants = match detail {
+                OpenClawDetail::Variants(v) => *v,
+                _ => 0,
+            };
+            format!(
+                "WARNING: {tool} has cycled through {variants} repeated argument patterns with one \
+                 unchanging outcome, {n} times in all. This churn counts as stalled work, but this \
+                 tool call remains allowed."
+            )
+        }
+        (DetectorId::PostCompactionLoop, _) => format!(
+            "CRITICAL: after the context was compacted, {tool} repeated identical arguments with \
+             identical results {n} times. Compaction did not break the loop, so the run stops."
+        ),
+        _ => format!(
+            "CRITICAL: {tool} repeated identical no-progress outcomes {n} times. The global circuit \
+             breaker stops this run."
+        ),
+    }
+}
+
+/// `preset: "openclaw"`: added when a refusal stops the run because an earlier one already did not break the loop.
+pub const OPENCLAW_SECOND_CRITICAL: &str =
+    " A critical loop was already refused earlier in this run, so the run stops now.";
 
 /// "different arguments", or the names of the ones that changed: "a different `date`",
 /// "different `date` and `origin`".

@@ -6,6 +6,7 @@ pub(crate) mod messages;
 
 pub use causes::SharedCause;
 
+pub use crate::config::detector_ids::DetectorId;
 use crate::config::Policy;
 use crate::json::writer::JsonObject;
 
@@ -80,78 +81,14 @@ impl Action {
     }
 }
 
-/// Stable detector ids (snake_case on the wire).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DetectorId {
-    /// One call without progress, or refusals in a row, too many times: the run stops.
-    GlobalCircuitBreaker,
-    /// Repeated calls to a tool the host reported missing.
-    UnknownToolRepeat,
-    /// A poll whose output does not change.
-    KnownPollNoProgress,
-    /// The same call returning the same result with nothing else changing.
-    GenericRepeat,
-    /// Two calls alternating with stable results.
-    PingPong,
-    /// After a context compaction, the next calls all the same (tool, args and result).
-    PostCompactionLoop,
-    /// Three to `maxCyclePeriod` calls going round with stable results.
-    Cycle,
-    /// One read tool, different args, the identical result.
-    Stall,
-    /// One tool failing with the identical error, whatever the args.
-    ErrorRepeat,
-    /// The run's call budget (`maxTurns`) is spent.
-    MaxTurns,
-    /// More calls of a tool within its `cap.windowMs` than `cap.calls`.
-    ToolCap,
-    /// `preset: "openclaw"` only: one tool cycling a few argument patterns without progress.
-    ArgumentChurn,
-    /// A call failing transiently (429, 503, a reset): retried sooner than it was asked to wait,
-    /// or for longer than `transientBudgetMs`.
-    TransientFailure,
-    /// Several tools failing for one cause (credentials, permissions, a full disk, …).
-    SharedCause,
-}
-
-impl DetectorId {
-    /// Every detector, in the order the counters report them.
-    pub const ALL: [DetectorId; 14] = [
-        DetectorId::GlobalCircuitBreaker,
-        DetectorId::UnknownToolRepeat,
-        DetectorId::KnownPollNoProgress,
-        DetectorId::GenericRepeat,
-        DetectorId::PingPong,
-        DetectorId::PostCompactionLoop,
-        DetectorId::Cycle,
-        DetectorId::Stall,
-        DetectorId::ErrorRepeat,
-        DetectorId::MaxTurns,
-        DetectorId::ToolCap,
-        DetectorId::ArgumentChurn,
-        DetectorId::TransientFailure,
-        DetectorId::SharedCause,
-    ];
-
-    /// The detector's id on the wire.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DetectorId::GlobalCircuitBreaker => "global_circuit_breaker",
-            DetectorId::UnknownToolRepeat => "unknown_tool_repeat",
-            DetectorId::KnownPollNoProgress => "known_poll_no_progress",
-            DetectorId::GenericRepeat => "generic_repeat",
-            DetectorId::PingPong => "ping_pong",
-            DetectorId::PostCompactionLoop => "post_compaction_loop",
-            DetectorId::Cycle => "cycle",
-            DetectorId::Stall => "stall",
-            DetectorId::ErrorRepeat => "error_repeat",
-            DetectorId::MaxTurns => "max_turns",
-            DetectorId::ToolCap => "tool_cap",
-            DetectorId::ArgumentChurn => "argument_churn",
-            DetectorId::TransientFailure => "transient_failure",
-            DetectorId::SharedCause => "shared_cause",
-        }
-    }
+/// What `preset: "openclaw"`'s texts name beside the count: the call a ping-pong alternates with,
+/// the tool an error says is missing, or how many argument patterns a churn cycles through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpenClawDetail {
+    None,
+    Partner(String),
+    MissingTool(String),
+    Variants(u32),
 }
 
 /// What one detector found about one call.

@@ -19,9 +19,9 @@
 //! copy the core makes) is zeroed by the allocator (`zeroing_alloc`).
 
 use crate::error::GuardError;
+use crate::guard::Guard;
 use crate::record::frame::{self, Fields, Form, Status, HEADER_BYTES};
 use crate::verdict::{Answer, Verdict};
-use crate::Guard;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -191,14 +191,14 @@ impl WasmGuard {
     /// The model-facing text standing for a result that repeats call `call_id`'s.
     #[wasm_bindgen(js_name = sameAsReference)]
     pub fn same_as_reference(&self, call_id: &str) -> String {
-        crate::verdict::messages::same_result_as(call_id)
+        self.inner.same_as_reference(call_id)
     }
 
     pub fn compacted(&mut self, run_id: Option<String>) {
         self.inner.compacted(run_id.as_deref());
     }
 
-    pub fn progress(&mut self, run_id: Option<String>, _reason: Option<String>) {
+    pub fn progress(&mut self, run_id: Option<String>) {
         self.inner.progress(run_id.as_deref());
     }
 
