@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Regenerates the development set (eval/runs/*.jsonl.gz and eval/index.json) from fetched copies
+// Regenerates the development set (eval/runs/*.jsonl.gz or .br, and eval/index.json) from fetched copies
 // of the public repositories listed in eval/sources.mjs. Usage (after `npm run build`):
 //
 //   node eval/build-devset.mjs --mirrors /work/.mirror            # <dir>/<owner>+<name>/repo (bare git)
@@ -119,7 +119,7 @@ function tauDomain(trajectories) {
 }
 
 /**
- * Every run of one source: its trajectories read by the package's readers, with their index fields.
+ * Every run of one source: its trajectories read by the package's readers, with what their run lines say of them.
  * `converted` maps the git blob of every file converted so far to where it was: a copy is skipped.
  */
 function* sourceRuns(source, repo, converted, copies) {
@@ -146,10 +146,23 @@ function* sourceRuns(source, repo, converted, copies) {
 }
 
 function writeIndex(out, index) {
-  // One source or run a line: diffs of a rebuilt index stay readable.
+  // One source a line: diffs of a rebuilt index stay readable. What each run is (solved, model,
+  // task, where it came from) is its run line's meta, in its source's file, and nowhere else.
   const list = (items) => items.map((item) => JSON.stringify(item)).join(",\n");
   const head = `{"generatedBy": ${JSON.stringify(index.generatedBy)}, "compactTextBytes": ${index.compactTextBytes},`;
-  fs.writeFileSync(path.join(out, "index.json"), `${head}\n"sources": [\n${list(index.sources)}\n],\n"runs": [\n${list(index.runs)}\n]}\n`);
+  fs.writeFileSync(path.join(out, "index.json"), `${head}\n"sources": [\n${list(index.sources)}\n]}\n`);
+}
+
+/** A committed file stays under this size: a source whose gzip is larger is written with brotli. */
+const MAX_FIXTURE_BYTES = 2_000_000;
+
+/** The compressed fixture of a source's lines: `[file name, bytes]`, gzip unless that is too large. */
+function packedFixture(id, text) {
+  const gz = zlib.gzipSync(text, { level: 9 });
+  if (gz.length <= MAX_FIXTURE_BYTES) return [`${id}.jsonl.gz`, gz];
+  const { BROTLI_PARAM_QUALITY, BROTLI_PARAM_LGWIN, BROTLI_PARAM_SIZE_HINT } = zlib.constants;
+  const params = { [BROTLI_PARAM_QUALITY]: 11, [BROTLI_PARAM_LGWIN]: 24, [BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(text) };
+  return [`${id}.jsonl.br`, zlib.brotliCompressSync(text, { params })];
 }
 
 function main() {
@@ -158,7 +171,7 @@ function main() {
   fs.mkdirSync(runsDir, { recursive: true });
   if (options.full) fs.mkdirSync(options.full, { recursive: true });
   const previous = options.only ? JSON.parse(fs.readFileSync(path.join(options.out, "index.json"), "utf8")) : null;
-  const index = { generatedBy: "eval/build-devset.mjs", compactTextBytes: COMPACT_TEXT_BYTES, sources: [], runs: [] };
+  const index = { generatedBy: "eval/build-devset.mjs", compactTextBytes: COMPACT_TEXT_BYTES, sources: [] };
   const converted = new Map(); // git blob of every file converted -> "<source id>:<path>"
   const ids = new Set();
   for (const source of SOURCES) {
@@ -166,7 +179,6 @@ function main() {
       const kept = previous.sources.find((s) => s.id === source.id);
       if (!kept) throw new Error(`--only: ${source.id} has no earlier build to keep`);
       index.sources.push(kept);
-      index.runs.push(...previous.runs.filter((r) => r.source === source.id));
       continue;
     }
     const limit = source.compactTextBytes ?? COMPACT_TEXT_BYTES;
@@ -185,24 +197,15 @@ function main() {
       ids.add(runId);
       runs += 1;
       calls += callCount;
-      const entry = {
-        runId,
-        source: source.id,
+      const meta = {
+        ...trajectory.meta,
         family: source.family,
-        repo: source.repo,
-        commit: source.commit,
-        path: file,
-        system: fields.system ?? source.system,
+        agent: fields.system ?? source.system,
         model: fields.model ?? trajectory.meta.model ?? null,
         taskId: fields.taskId,
-        ...(fields.condition ? { condition: fields.condition } : {}),
         solved: fields.solved,
         solvedHow: fields.solvedHow,
-        exit: fields.exit ?? null,
-        calls: callCount,
       };
-      index.runs.push(entry);
-      const meta = { ...trajectory.meta, family: source.family, agent: entry.system, model: entry.model, taskId: entry.taskId, solved: entry.solved, solvedHow: entry.solvedHow };
       const from = { format: trajectory.format, file: `${source.repo}@${source.commit.slice(0, 12)}:${file}` };
       lines.push(runLine(runId, meta, from));
       fullLines.push(runLine(runId, meta, from));
@@ -211,9 +214,8 @@ function main() {
         fullLines.push(stepLine(runId, "event" in step ? step : storedStep(step)));
       }
     }
-    const fileName = `${source.id}.jsonl.gz`;
-    const gz = zlib.gzipSync(lines.join("\n") + "\n", { level: 9 });
-    fs.writeFileSync(path.join(runsDir, fileName), gz);
+    const [fileName, packed] = packedFixture(source.id, lines.join("\n") + "\n");
+    fs.writeFileSync(path.join(runsDir, fileName), packed);
     if (options.full) fs.writeFileSync(path.join(options.full, `${source.id}.jsonl`), fullLines.join("\n") + "\n");
     index.sources.push({
       id: source.id,
@@ -226,13 +228,14 @@ function main() {
       runs,
       calls,
       copiesLeftOut: duplicates.length,
-      bytes: gz.length,
+      bytes: packed.length,
     });
-    console.log(`${source.id}: ${runs} runs, ${calls} calls, ${(gz.length / 1024).toFixed(0)} KiB${duplicates.length ? `, ${duplicates.length} copied files left out` : ""}`);
+    console.log(`${source.id}: ${runs} runs, ${calls} calls, ${(packed.length / 1024).toFixed(0)} KiB${duplicates.length ? `, ${duplicates.length} copied files left out` : ""}`);
   }
   writeIndex(options.out, index);
   const total = index.sources.reduce((n, s) => n + s.bytes, 0);
-  console.log(`index: ${index.runs.length} runs, ${(total / 1048576).toFixed(1)} MiB gzipped`);
+  const runs = index.sources.reduce((n, s) => n + s.runs, 0);
+  console.log(`index: ${index.sources.length} sources, ${runs} runs, ${(total / 1048576).toFixed(1)} MiB compressed`);
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) main();

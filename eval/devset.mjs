@@ -69,11 +69,19 @@ export function resultHead(step, length = 160) {
 
 export const callKey = (step) => `${step.tool}\u0000${stableStringify(step.args ?? {})}`;
 
-/** Reads gzip (or plain) JSONL fixtures: Map runId -> trajectory (tool-loop-guard/replay's shape). */
+/** The text of a fixture: gzip (`.gz`), brotli (`.br`, the sources too large for 2 MB gzipped) or plain. */
+function fixtureText(file) {
+  const bytes = fs.readFileSync(file);
+  if (file.endsWith(".gz")) return zlib.gunzipSync(bytes);
+  if (file.endsWith(".br")) return zlib.brotliDecompressSync(bytes);
+  return bytes;
+}
+
+/** Reads JSONL fixtures (see fixtureText): Map runId -> trajectory (tool-loop-guard/replay's shape). */
 export function loadRuns(files) {
   const runs = new Map();
   for (const file of files) {
-    const raw = file.endsWith(".gz") ? zlib.gunzipSync(fs.readFileSync(file)) : fs.readFileSync(file);
+    const raw = fixtureText(file);
     for (const trajectory of readTrajectories(raw.toString("utf8"), { name: file, format: "jsonl" })) {
       if (runs.has(trajectory.runId)) throw new Error(`run ${trajectory.runId} appears in two fixtures`);
       runs.set(trajectory.runId, trajectory);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run eval`: replays the development set (eval/runs/*.jsonl.gz, described by eval/index.json)
+// `npm run eval`: replays the development set (eval/runs/, its sources listed in eval/index.json)
 // under each preset with `policy: "shadow"`, so every would-be refusal of every run is seen and
 // judged against what the refused call really returned (eval/devset.mjs defines costless, heavy
 // loops and their onset). Prints, per preset, by family and by detector: vetoes and the share that
@@ -45,22 +45,25 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** Loads the set: index entries joined with their records, optionally the first N per source. */
+/**
+ * Loads the set: every run of every source in eval/index.json, in order, with what its run line
+ * says of it (`meta`: solved, family, model, task, …); optionally the first N per source.
+ */
 function loadSet(slice, families) {
   const index = JSON.parse(fs.readFileSync(path.join(here, "index.json"), "utf8"));
-  const records = loadRuns(index.sources.map((s) => path.join(here, s.file)));
-  const familyOf = new Map(index.sources.map((s) => [s.id, s.family ?? s.id]));
-  const perSource = new Map();
   const runs = [];
-  for (const meta of index.runs) {
-    const family = meta.family ?? familyOf.get(meta.source) ?? meta.source;
-    if (families.length && !families.includes(family)) continue;
-    const taken = perSource.get(meta.source) ?? 0;
-    if (slice !== null && taken >= slice) continue;
-    perSource.set(meta.source, taken + 1);
-    const trajectory = records.get(meta.runId);
-    if (!trajectory) throw new Error(`run ${meta.runId} is in the index but not in ${meta.source}'s fixture`);
-    runs.push({ meta, family, trajectory });
+  const seen = new Set();
+  for (const source of index.sources) {
+    let taken = 0;
+    for (const trajectory of loadRuns([path.join(here, source.file)]).values()) {
+      if (seen.has(trajectory.runId)) throw new Error(`run ${trajectory.runId} appears in two sources`);
+      seen.add(trajectory.runId);
+      const family = trajectory.meta.family ?? source.family ?? source.id;
+      if (families.length && !families.includes(family)) continue;
+      if (slice !== null && taken >= slice) break;
+      taken += 1;
+      runs.push({ meta: { ...trajectory.meta, runId: trajectory.runId, source: source.id }, family, trajectory });
+    }
   }
   const labelsFile = path.join(here, "labels.json");
   const labels = fs.existsSync(labelsFile) ? JSON.parse(fs.readFileSync(labelsFile, "utf8")).runs : [];

@@ -8,9 +8,9 @@
 //   files  a RegExp over the paths of the commit, or a list of paths
 //   format the reader to use (detected from content when absent)
 //   split  (text, path) => [{name, text, info}]: a file that holds many runs as printed text
-//   run    (trajectory, {path, info, repo, domain}) => the index fields of the run, or null to
-//          leave it out: {key (the runId after "<source id>/"), taskId, solved, solvedHow, model,
-//          system?, condition?, exit?}
+//   run    (trajectory, {path, info, repo, domain}) => what the run line's meta says of the run,
+//          or null to leave it out: {key (the runId after "<source id>/"), taskId, solved,
+//          solvedHow, model, system?}
 
 const UNKNOWN = "unknown: no evaluation report published with these trajectories";
 const REWARD = "reward == 1 in the result entry (tau-bench's own reward)";
@@ -53,7 +53,6 @@ function tauBench({ id, repo, commit, files, gradedReward = false, licence = "MI
         solvedHow: gradedReward ? GRADED : REWARD,
         model: file.model,
         system: file.system,
-        exit: null,
       };
     },
   };
@@ -81,7 +80,7 @@ const courseRepo = ({ id, repo, commit, pattern = /\.traj$/, modelOf }) => ({
   files: pattern,
   run: (t, { path }) => {
     const task = path.split("/").at(-1).replace(/\.traj$/, "");
-    return { key: task, taskId: task, solved: null, solvedHow: UNKNOWN, model: modelOf(path), exit: t.meta.exitStatus ?? null };
+    return { key: task, taskId: task, solved: null, solvedHow: UNKNOWN, model: modelOf(path) };
   },
 });
 
@@ -107,7 +106,6 @@ const sweBenchSubmission = ({ id, repo, commit, dir, model, system }) => ({
       solved: resolved.includes(task),
       solvedHow: `listed under "resolved" in ${dir}/results/results.json (SWE-bench's evaluation)`,
       model,
-      exit: t.meta.exitStatus ?? null,
     };
   },
 });
@@ -128,7 +126,6 @@ const openHands = ({ id, repo, commit, licence, system, files, keyOf }) => ({
     solved: t.meta.solved ?? null,
     solvedHow: t.meta.solved === undefined ? "unknown: the output carries no evaluation report" : "test_result.report.resolved in the output",
     model: t.meta.model,
-    exit: t.meta.exitStatus ?? null,
   }),
 });
 
@@ -315,7 +312,7 @@ export const SOURCES = [
         .replace(/^trajectories\/demonstrations\//, "demo/")
         .replace(/^tests\/test_data\/trajectories\//, "test/");
       const model = path.startsWith("tests/") ? "gpt-4 (test fixture)" : "demonstration (replayed actions)";
-      return { key: task, taskId: task, solved: null, solvedHow: UNKNOWN, model, exit: t.meta.exitStatus ?? null };
+      return { key: task, taskId: task, solved: null, solvedHow: UNKNOWN, model };
     },
   },
   courseRepo({
@@ -400,7 +397,6 @@ export const SOURCES = [
         solvedHow: live ? UNKNOWN : "report.json of the repository's SWE-bench evaluation (eval_results/openai__gpt-5-mini/<id>)",
         model: t.meta.model ?? "gpt-5-mini",
         system: live ? "Live-SWE-agent (bash only)" : "mini-swe-agent 2 (bash tool only)",
-        exit: t.meta.exitStatus ?? null,
       };
     },
   },
@@ -416,11 +412,9 @@ export const SOURCES = [
     run: (t) => ({
       key: `${t.meta.domain ?? t.meta.suite_name}/${t.meta.taskId}-${t.meta.condition}-s${t.meta.seed}`,
       taskId: `${t.meta.suite_name}/${t.meta.taskId}`,
-      condition: t.meta.condition === "poison_top1" ? "poison_top1: the top-ranked web result is a planted untrusted page (an injection-style condition, not a benign run)" : t.meta.condition,
       solved: t.meta.solved ?? null,
       solvedHow: "evaluation.utility of the run file (the suite's automatic utility check)",
       model: t.meta.model,
-      exit: t.meta.exitStatus ? t.meta.exitStatus.split("(")[0] : null,
     }),
   },
   {
@@ -439,7 +433,6 @@ export const SOURCES = [
       solved: info.score !== null && info.score === 1,
       solvedHow: "the episode's final score is 1.0 (WebShop reward; partial matches score below 1)",
       model: "text-davinci-002",
-      exit: info.score !== null ? `scored ${info.scoreText}` : "step limit (14 actions) without buying",
     }),
   },
   {
@@ -458,7 +451,6 @@ export const SOURCES = [
       solved: info.outcome === "CORRECT",
       solvedHow: "the log lists the agent under CORRECT AGENTS (exact match with the gold answer)",
       model: "not recorded in the log (the repository's ReAct agent defaults to text-davinci-003)",
-      exit: info.outcome === "HALTED" ? "halted: step limit without an answer" : `answered (${info.outcome.toLowerCase()})`,
     }),
   },
 ];
