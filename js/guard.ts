@@ -308,10 +308,10 @@ function fromRecord<T>(read: () => T): T {
 }
 
 /**
- * The plain allow verdict (`Status.Allow`; its shape is generated from the core's, `plainAllow`), built
- * from the record the core accepted: its tool and runId,
- * read back from the JSON sent when they are not plain strings (e.g. objects with `toJSON`; a
- * record sent field by field has plain strings).
+ * The plain allow verdict (`Status.Allow`; its shape is the core's, generated as `plainAllow`),
+ * built from the record the core accepted: its tool and runId, read back from the JSON sent when
+ * they are not plain strings (e.g. objects with `toJSON`; a record sent field by field has plain
+ * strings).
  */
 function allowVerdict(record: ToolCall | ToolOutcome, json: string | undefined): Verdict {
   let { tool, runId } = record as { tool: unknown; runId?: unknown };

@@ -20,6 +20,9 @@ export interface SameAsGuard extends CallGuard {
   sameAsReference?(callId: string): string;
 }
 
+/** A guard that can write the reference (`SameAsGuard` once `RepeatedResults.when` checked it). */
+type ReferencingGuard = SameAsGuard & { sameAsReference(callId: string): string };
+
 /** Repeats noted per run at most; the oldest notes go first (their results are then sent whole). */
 const MAX_NOTES_PER_RUN = 4096;
 /** Runs with notes per guard at most; the run noted least recently goes first. */
@@ -41,7 +44,7 @@ function original(notes: Map<string, string> | undefined, callId: string): strin
 
 /** The repeats of one guard's runs, for an adapter built with `dropRepeatedResults: true`. */
 export class RepeatedResults {
-  readonly #guard: SameAsGuard & { sameAsReference(callId: string): string };
+  readonly #guard: ReferencingGuard;
   readonly #runs: Map<string, Map<string, string>>;
 
   /**
@@ -58,10 +61,10 @@ export class RepeatedResults {
         "sameAs",
       );
     }
-    return new RepeatedResults(guard as SameAsGuard & { sameAsReference(callId: string): string });
+    return new RepeatedResults(guard as ReferencingGuard);
   }
 
-  private constructor(guard: SameAsGuard & { sameAsReference(callId: string): string }) {
+  private constructor(guard: ReferencingGuard) {
     this.#guard = guard;
     let runs = notesByGuard.get(guard);
     if (runs === undefined) notesByGuard.set(guard, (runs = new Map()));
