@@ -8,11 +8,20 @@ pub fn starts_with_ci(text: &[u8], prefix: &[u8]) -> bool {
         .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
 }
 
-/// Where `needle` first occurs in `text`, ignoring ASCII case.
+/// Where `needle` first occurs in `text`, ignoring ASCII case (`None` for an empty needle).
+/// Positions whose first byte differs are passed over without comparing the rest.
 #[inline(never)]
 pub fn find_ci(text: &[u8], needle: &[u8]) -> Option<usize> {
-    text.windows(needle.len().max(1))
-        .position(|window| window.eq_ignore_ascii_case(needle))
+    let (first, rest) = needle.split_first()?;
+    let first = first.to_ascii_lowercase();
+    let starts = text.get(..=text.len().checked_sub(needle.len())?)?;
+    starts.iter().enumerate().find_map(|(i, byte)| {
+        let candidate = byte.to_ascii_lowercase() == first
+            && text
+                .get(i + 1..i + needle.len())
+                .is_some_and(|tail| tail.eq_ignore_ascii_case(rest));
+        candidate.then_some(i)
+    })
 }
 
 #[cfg(test)]
@@ -25,5 +34,9 @@ mod tests {
         assert!(!starts_with_ci(b"tool", b"tools"));
         assert_eq!(find_ci(b"a Rate Limit", b"rate limit"), Some(2));
         assert_eq!(find_ci(b"abc", b"abcd"), None);
+        assert_eq!(find_ci(b"xxABC", b"abc"), Some(2));
+        assert_eq!(find_ci(b"abc", b"C"), Some(2));
+        assert_eq!(find_ci(b"abc", b""), None);
+        assert_eq!(find_ci(b"", b"a"), None);
     }
 }

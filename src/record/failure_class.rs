@@ -121,6 +121,10 @@ const STATUS_LEAD_BYTES: usize = 12;
 /// table lookup and the text is read once, not once per phrase.
 const PHRASE_STARTS: [u64; 16] = phrase_starts();
 
+/// For each lower-case ASCII letter, the bits (indexes into `PHRASES`) of the phrases that start
+/// with it: a position that passes `PHRASE_STARTS` is compared with those phrases only.
+const PHRASES_BY_LETTER: [u64; 26] = phrases_by_letter();
+
 /// A slot (0..1024) for two lower-case bytes.
 const fn pair_slot(first: u8, second: u8) -> usize {
     (first as usize * 31 + second as usize) & 1023
@@ -135,6 +139,22 @@ const fn phrase_starts() -> [u64; 16] {
         let phrase = PHRASES[i].0.as_bytes();
         let slot = pair_slot(phrase[0], phrase[1]);
         bits[slot / 64] |= 1 << (slot % 64);
+        i += 1;
+    }
+    bits
+}
+
+// Evaluated at compile time: more than 64 phrases, or one that does not start with a lower-case
+// letter, fails the build.
+#[allow(clippy::indexing_slicing)]
+const fn phrases_by_letter() -> [u64; 26] {
+    assert!(PHRASES.len() <= 64);
+    let mut bits = [0u64; 26];
+    let mut i = 0;
+    while i < PHRASES.len() {
+        let first = PHRASES[i].0.as_bytes()[0];
+        assert!(first.is_ascii_lowercase());
+        bits[(first - b'a') as usize] |= 1 << i;
         i += 1;
     }
     bits
@@ -183,11 +203,19 @@ impl Marks {
             if !maybe {
                 continue;
             }
-            for (phrase, mark) in PHRASES {
+            let letter = usize::from(first.wrapping_sub(b'a'));
+            let mut candidates = PHRASES_BY_LETTER.get(letter).copied().unwrap_or(0);
+            while candidates != 0 {
+                let index = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                let Some((phrase, mark)) = PHRASES.get(index) else {
+                    break;
+                };
                 let phrase = phrase.as_bytes();
-                if text
-                    .get(i..i + phrase.len())
-                    .is_some_and(|here| here.eq_ignore_ascii_case(phrase))
+                if phrase.get(1) == Some(&second)
+                    && text
+                        .get(i..i + phrase.len())
+                        .is_some_and(|here| here.eq_ignore_ascii_case(phrase))
                 {
                     self.add(*mark);
                 }

@@ -20,27 +20,28 @@ use crate::record::ascii::{find_ci, starts_with_ci};
 
 /// Returns the tool name when `message` says a tool does not exist.
 pub fn missing_tool_name(message: &str) -> Option<String> {
-    let lower = message.to_ascii_lowercase();
-    if let Some(pos) = find_ci(lower.as_bytes(), UNKNOWN_TOOL.as_bytes()) {
+    if let Some(pos) = find_ci(message.as_bytes(), UNKNOWN_TOOL.as_bytes()) {
         let rest = message.get(pos + UNKNOWN_TOOL.len()..)?;
         return first_token(rest.trim_start_matches([':', ' ']));
     }
-    if let Some(pos) = find_ci(lower.as_bytes(), b"tool not found") {
+    if let Some(pos) = find_ci(message.as_bytes(), b"tool not found") {
         let rest = message.get(pos + "tool not found".len()..)?;
         return first_token(rest.trim_start_matches([':', ' ']));
     }
     let mut from = 0;
-    while let Some(found) = lower
+    while let Some(found) = message
         .get(from..)
         .and_then(|s| find_ci(s.as_bytes(), b"tool "))
     {
         let name_start = from + found + "tool ".len();
-        let rest = lower.get(name_start..)?;
+        let rest = message.get(name_start..)?;
         let name_len = rest.find(char::is_whitespace).unwrap_or(rest.len());
         let after = rest.get(name_len..).unwrap_or("");
-        let ends = after
-            .strip_prefix(' ')
-            .is_some_and(|after| ENDINGS.iter().any(|e| after.starts_with(e)));
+        let ends = after.strip_prefix(' ').is_some_and(|after| {
+            ENDINGS
+                .iter()
+                .any(|e| starts_with_ci(after.as_bytes(), e.as_bytes()))
+        });
         if name_len > 0 && ends {
             return first_token(message.get(name_start..)?);
         }
