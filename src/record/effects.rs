@@ -238,6 +238,11 @@ fn shell_effect(text: &str) -> Effect {
     let mut writes = Writes::Nothing;
     for words in commands.iter() {
         writes = combine(writes, command_writes(words, lone_command));
+        // Nothing changes these any more: `Everything` takes every other value, `Unknown` all but
+        // `Everything`, which only a lone command gives.
+        if writes == Writes::Everything || (writes == Writes::Unknown && !lone_command) {
+            break;
+        }
     }
     let kind = match writes {
         Writes::Nothing => ToolKind::Read,
@@ -411,34 +416,12 @@ fn heredoc_marker<'t>(words: &[&'t [u8]]) -> Option<&'t [u8]> {
 /// What one simple command writes. A lone `cd` (the whole call) changes the working directory;
 /// a `cd` before other commands only sets where they run.
 fn command_writes(words: &[&[u8]], lone_command: bool) -> Writes {
-    let mut writes = Writes::Nothing;
-    let mut rest: Vec<&[u8]> = Vec::new();
-    let mut redirect_next = false;
-    for word in words.iter().map(|w| unquoted(w)) {
-        if redirect_next {
-            redirect_next = false;
-            writes = combine(writes, redirect_target(word));
-            continue;
-        }
-        let stripped = trim_start_bytes(word, |b| matches!(b, b'1' | b'2' | b'&'));
-        if let Some(target) = stripped
-            .strip_prefix(b">>")
-            .or_else(|| stripped.strip_prefix(b">"))
-        {
-            if target.is_empty() {
-                redirect_next = true;
-            } else if target.first() != Some(&b'&') {
-                writes = combine(writes, redirect_target(target));
-            }
-            continue;
-        }
-        rest.push(word);
-    }
     // Leading assignments and wrappers (`FOO=1 timeout 60 python x.py`).
     let is_option = |w: &[u8]| w.first() == Some(&b'-');
-    let mut args = rest
-        .into_iter()
-        .skip_while(|w| w.contains(&b'=') && !is_option(w));
+    let mut args = PlainWords {
+        words: words.iter(),
+    }
+    .skip_while(|w| w.contains(&b'=') && !is_option(w));
     let mut program: &[u8] = args.next().unwrap_or_default();
     while matches!(
         program,
@@ -454,32 +437,102 @@ fn command_writes(words: &[&[u8]], lone_command: bool) -> Writes {
         Some(slash) => program.get(slash + 1..).unwrap_or_default(),
         None => program,
     };
-    let operands: Vec<&[u8]> = args.filter(|a| !is_option(a)).collect();
-    let in_place = words
-        .iter()
-        .any(|w| w.starts_with(b"-i") || *w == b"--in-place");
+    // Collected only for the programs whose operands matter.
+    let operands = || -> Vec<&[u8]> { args.clone().filter(|a| !is_option(a)).collect() };
+    let in_place = || {
+        words
+            .iter()
+            .any(|w| w.starts_with(b"-i") || *w == b"--in-place")
+    };
     let files = |names: &[&[u8]]| Writes::Files(names.iter().map(|f| file_key_of(f)).collect());
     let named = |list: &[&str]| list.iter().any(|p| p.as_bytes() == program);
     let by_program = match program {
         b"" => Writes::Nothing,
         b"cd" | b"pushd" | b"popd" if lone_command => Writes::Everything,
         b"cd" | b"pushd" | b"popd" => Writes::Nothing,
-        b"sed" if in_place => files(operands.get(1..).unwrap_or_default()),
+        b"sed" if in_place() => files(operands().get(1..).unwrap_or_default()),
         b"cp" => files(
-            operands
+            operands()
                 .last()
                 .map(std::slice::from_ref)
                 .unwrap_or_default(),
         ),
-        b"git" => match operands.first() {
+        b"git" => match operands().first() {
             Some(sub) if GIT_READS.iter().any(|g| g.as_bytes() == *sub) => Writes::Nothing,
             _ => Writes::Unknown,
         },
-        _ if named(WRITING_PROGRAMS) => files(&operands),
+        _ if named(WRITING_PROGRAMS) => files(&operands()),
         _ if named(READ_ONLY_PROGRAMS) => Writes::Nothing,
         _ => Writes::Unknown,
     };
-    combine(writes, by_program)
+    combine(redirect_writes(words), by_program)
+}
+
+/// What a word of a command is to its redirections.
+enum RedirectWord<'w> {
+    /// Not a redirection.
+    No,
+    /// `>file`, `2>>file`: the target is in the word.
+    To(&'w [u8]),
+    /// `>` alone: the next word is the target.
+    ToNext,
+    /// `2>&1`: to a descriptor, not a file.
+    Duplicate,
+}
+
+/// What an (unquoted) word is to its command's redirections.
+fn redirect_word(word: &[u8]) -> RedirectWord<'_> {
+    let stripped = trim_start_bytes(word, |b| matches!(b, b'1' | b'2' | b'&'));
+    match stripped
+        .strip_prefix(b">>")
+        .or_else(|| stripped.strip_prefix(b">"))
+    {
+        None => RedirectWord::No,
+        Some([]) => RedirectWord::ToNext,
+        Some([b'&', ..]) => RedirectWord::Duplicate,
+        Some(target) => RedirectWord::To(target),
+    }
+}
+
+/// What a command's redirections write, in the order they come.
+fn redirect_writes(words: &[&[u8]]) -> Writes {
+    let mut writes = Writes::Nothing;
+    let mut words = words.iter().map(|w| unquoted(w));
+    while let Some(word) = words.next() {
+        let target = match redirect_word(word) {
+            RedirectWord::To(target) => target,
+            RedirectWord::ToNext => match words.next() {
+                Some(target) => target,
+                None => break,
+            },
+            RedirectWord::No | RedirectWord::Duplicate => continue,
+        };
+        writes = combine(writes, redirect_target(target));
+    }
+    writes
+}
+
+/// A command's words without their quotes, redirections left out (nothing is collected).
+#[derive(Clone)]
+struct PlainWords<'a, 't> {
+    words: std::slice::Iter<'a, &'t [u8]>,
+}
+
+impl<'t> Iterator for PlainWords<'_, 't> {
+    type Item = &'t [u8];
+
+    fn next(&mut self) -> Option<&'t [u8]> {
+        loop {
+            let word = unquoted(self.words.next()?);
+            match redirect_word(word) {
+                RedirectWord::No => return Some(word),
+                RedirectWord::ToNext => {
+                    self.words.next();
+                }
+                RedirectWord::To(_) | RedirectWord::Duplicate => {}
+            }
+        }
+    }
 }
 
 /// `timeout`'s duration argument: digits with an optional fraction and unit (`60`, `1.5m`).
