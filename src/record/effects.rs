@@ -231,17 +231,25 @@ fn shell_text<'s>(args: &'s TopStrings) -> Option<&'s str> {
 }
 
 /// The effect of shell text: a read when every simple command in it only reads; else what its
-/// writing commands write (a lone `cd` changes the working directory).
+/// writing commands write (a lone `cd` changes the working directory). Commands are read one at
+/// a time, and no further than the first that decides the answer.
 fn shell_effect(text: &str) -> Effect {
-    let commands = simple_commands(text);
-    let lone_command = commands.ends.len() == 1;
+    let mut commands = SimpleCommands::new(text);
+    let (mut current, mut next) = (Vec::new(), Vec::new());
     let mut writes = Writes::Nothing;
-    for words in commands.iter() {
-        writes = combine(writes, command_writes(words, lone_command));
-        // Nothing changes these any more: `Everything` takes every other value, `Unknown` all but
-        // `Everything`, which only a lone command gives.
-        if writes == Writes::Everything || (writes == Writes::Unknown && !lone_command) {
-            break;
+    if commands.next_into(&mut current) {
+        let lone_command = !commands.next_into(&mut next);
+        loop {
+            writes = combine(writes, command_writes(&current, lone_command));
+            // Nothing changes these any more: `Everything` takes every other value, `Unknown` all
+            // but `Everything`, which only a lone command gives.
+            let decided =
+                writes == Writes::Everything || (writes == Writes::Unknown && !lone_command);
+            if decided || next.is_empty() {
+                break;
+            }
+            std::mem::swap(&mut current, &mut next);
+            commands.next_into(&mut next);
         }
     }
     let kind = match writes {
@@ -270,87 +278,96 @@ fn combine(a: Writes, b: Writes) -> Writes {
     }
 }
 
-/// The simple commands of shell text: their words one after another, and where each command's
-/// words end.
-#[derive(Default)]
-struct Commands<'t> {
-    words: Vec<&'t [u8]>,
-    ends: Vec<usize>,
+/// The simple commands of shell text, one at a time, each as its words (byte slices of the text,
+/// quotes kept), split at `;`, `&`, `|` and newlines outside quotes (quotes do not span lines);
+/// the bodies of here-documents are skipped. Shell text is read as bytes: every byte that matters
+/// is ASCII. One pass over each line, tracking quotes once for commands and words alike.
+struct SimpleCommands<'t> {
+    lines: std::slice::Split<'t, u8, fn(&u8) -> bool>,
+    /// The line being read, and where its next command starts.
+    line: Option<(&'t [u8], usize)>,
+    /// The end word of a here-document whose body the next lines are.
+    heredoc_end: Option<&'t [u8]>,
 }
 
-impl<'t> Commands<'t> {
-    /// Each command's words.
-    fn iter(&self) -> impl Iterator<Item = &[&'t [u8]]> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts
-            .zip(&self.ends)
-            .filter_map(|(start, end)| self.words.get(start..*end))
+impl<'t> SimpleCommands<'t> {
+    fn new(text: &'t str) -> Self {
+        let newline: fn(&u8) -> bool = |b| *b == b'\n';
+        SimpleCommands {
+            lines: text.as_bytes().split(newline),
+            line: None,
+            heredoc_end: None,
+        }
     }
 
-    /// Ends the command whose words start at `first` (if it has any); returns the end word of
-    /// a here-document it opens.
-    fn end_command(&mut self, first: usize) -> Option<&'t [u8]> {
-        let words = self.words.get(first..).unwrap_or_default();
-        let heredoc = heredoc_marker(words);
-        if !words.is_empty() {
-            self.ends.push(self.words.len());
-        }
-        heredoc
-    }
-}
-
-/// The simple commands of shell text, each as its words (byte slices of the text, quotes
-/// kept), split at `;`, `&`, `|` and newlines outside quotes (quotes do not span lines); the
-/// bodies of here-documents are skipped. Shell text is read as bytes: every byte that matters is
-/// ASCII. One pass over each line, tracking quotes once for commands and words alike.
-fn simple_commands(text: &str) -> Commands<'_> {
-    let mut commands = Commands::default();
-    let mut heredoc_end: Option<&[u8]> = None;
-    for line in text.as_bytes().split(|b| *b == b'\n') {
-        if let Some(end) = heredoc_end {
-            if !line.is_empty() && trim_bytes(line, |b| b.is_ascii_whitespace()) == end {
-                heredoc_end = None;
-            }
-            continue;
-        }
-        let mut word: Option<usize> = None;
-        let mut first = commands.words.len();
-        let mut i = 0;
-        while let Some(&byte) = line.get(i) {
-            let rest = line.get(i + 1..).unwrap_or_default();
-            let ends_command = match byte {
-                b'\'' | b'"' => {
-                    // Quoted text, up to the closing quote (or the end of the line), is a word's.
-                    word.get_or_insert(i);
-                    i += 2 + rest.iter().position(|b| *b == byte).unwrap_or(rest.len());
-                    continue;
-                }
-                b';' | b'&' | b'|' => true,
-                _ if byte.is_ascii_whitespace() => false,
-                _ => {
-                    word.get_or_insert(i);
-                    i += 1 + rest
-                        .iter()
-                        .position(|b| !is_word_byte(*b))
-                        .unwrap_or(rest.len());
-                    continue;
+    /// Reads the next command's words into `words` (cleared first); false when there is none.
+    fn next_into(&mut self, words: &mut Vec<&'t [u8]>) -> bool {
+        words.clear();
+        loop {
+            let (line, start) = match self.line {
+                Some(reading) => reading,
+                None => {
+                    let Some(line) = self.lines.next() else {
+                        return false;
+                    };
+                    if let Some(end) = self.heredoc_end {
+                        if !line.is_empty() && trim_bytes(line, |b| b.is_ascii_whitespace()) == end
+                        {
+                            self.heredoc_end = None;
+                        }
+                        continue;
+                    }
+                    (line, 0)
                 }
             };
-            if let Some(start) = word.take() {
-                commands.words.extend(line.get(start..i));
+            let ended_at = command_words(line, start, words);
+            self.line = ended_at.map(|next| (line, next));
+            if !words.is_empty() {
+                // A here-document's body starts on the line after the command that opens it.
+                self.heredoc_end = heredoc_marker(words).or(self.heredoc_end);
+                return true;
             }
-            if ends_command {
-                heredoc_end = commands.end_command(first).or(heredoc_end);
-                first = commands.words.len();
-            }
-            i += 1;
         }
-        if let Some(start) = word {
-            commands.words.extend(line.get(start..));
-        }
-        heredoc_end = commands.end_command(first).or(heredoc_end);
     }
-    commands
+}
+
+/// Appends the words of the command of `line` that starts at byte `start` to `words`; returns
+/// where the line's next command starts, or `None` when the command ends the line.
+fn command_words<'t>(line: &'t [u8], start: usize, words: &mut Vec<&'t [u8]>) -> Option<usize> {
+    let mut word: Option<usize> = None;
+    let mut i = start;
+    while let Some(&byte) = line.get(i) {
+        let rest = line.get(i + 1..).unwrap_or_default();
+        let ends_command = match byte {
+            b'\'' | b'"' => {
+                // Quoted text, up to the closing quote (or the end of the line), is a word's.
+                word.get_or_insert(i);
+                i += 2 + rest.iter().position(|b| *b == byte).unwrap_or(rest.len());
+                continue;
+            }
+            b';' | b'&' | b'|' => true,
+            _ if byte.is_ascii_whitespace() => false,
+            _ => {
+                word.get_or_insert(i);
+                i += 1 + rest
+                    .iter()
+                    .position(|b| !is_word_byte(*b))
+                    .unwrap_or(rest.len());
+                continue;
+            }
+        };
+        if let Some(start) = word.take() {
+            words.extend(line.get(start..i));
+        }
+        i += 1;
+        if ends_command {
+            return Some(i);
+        }
+    }
+    if let Some(start) = word {
+        words.extend(line.get(start..));
+    }
+    None
 }
 
 /// A byte that neither quotes, separates commands nor separates words.
