@@ -195,10 +195,14 @@ export class InputFrame {
     return op === "check" ? this.raw.check(form, nowMs) : this.raw.record(form, nowMs);
   }
 
-  /** Makes room for `length` bytes of pieces after the header (reserving more, or re-viewing grown memory). */
+  /**
+   * Makes room for `length` bytes of pieces after the header (reserving more, or re-viewing grown
+   * memory: growing detaches the old buffer, which empties every view of it; an empty view is
+   * cheaper to notice than reading `memory.buffer`, a call into the engine, on every record).
+   */
   #room(length: number): void {
     const total = this.#n.header + length;
-    if (total > this.#length || this.#view.buffer !== this.memory.buffer) {
+    if (total > this.#length || this.#view.length === 0) {
       this.#length = Math.max(total, this.#length, 1024);
       const address = this.raw.reserve(this.#length); // may grow the memory: read its buffer after
       this.#view = new Uint8Array(this.memory.buffer, address, this.#length);
