@@ -92,19 +92,34 @@ fn named_like_command_runner(tool: &str) -> bool {
         })
 }
 
-/// Whether `word` is one of `COMMAND_RUNNER_WORDS` (all lower-case, none longer than 16 bytes),
-/// in any case.
+/// Bit `n` set when a word of `COMMAND_RUNNER_WORDS` is `n` bytes long: most words of a tool's
+/// name are passed over by their length alone.
+const RUNNER_WORD_LENGTHS: u64 = runner_word_lengths();
+
+// Evaluated at compile time: a runner word of 64 bytes or more fails the build.
+#[allow(clippy::indexing_slicing)]
+const fn runner_word_lengths() -> u64 {
+    let mut bits = 0u64;
+    let mut i = 0;
+    while i < COMMAND_RUNNER_WORDS.len() {
+        let len = COMMAND_RUNNER_WORDS[i].len();
+        assert!(len < 64);
+        bits |= 1 << len;
+        i += 1;
+    }
+    bits
+}
+
+/// Whether `word` is one of `COMMAND_RUNNER_WORDS` (all lower-case), in any case.
 #[inline(never)]
 fn is_command_runner_word(word: &[u8]) -> bool {
-    let mut lower = [0u8; 16];
-    let Some(lower) = lower.get_mut(..word.len()) else {
+    let len = word.len();
+    if len >= 64 || RUNNER_WORD_LENGTHS & (1 << len) == 0 {
         return false;
-    };
-    lower.copy_from_slice(word);
-    lower.make_ascii_lowercase();
+    }
     COMMAND_RUNNER_WORDS
         .iter()
-        .any(|runner| runner.as_bytes() == lower)
+        .any(|runner| runner.len() == len && runner.as_bytes().eq_ignore_ascii_case(word))
 }
 
 /// Whether `tool`'s name starts with a mutating verb followed by nothing, `_`, `-`, `.` or an
