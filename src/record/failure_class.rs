@@ -233,13 +233,18 @@ impl Marks {
         if after_digit || digit(i + 3).is_some() {
             return;
         }
+        let value = |d: &u8| u16::from(d - b'0');
+        let status = value(a) * 100 + value(b) * 10 + value(c);
+        // Most numbers (line numbers, counts) are no status of a failure: their lead is not read.
+        if !STATUSES.iter().any(|(code, _)| *code == status) {
+            return;
+        }
         let led = i == 0
             || text
                 .get(i.saturating_sub(STATUS_LEAD_BYTES)..i)
                 .is_some_and(|lead| any_phrase(lead, STATUS_LEAD_WORDS));
         if led {
-            let value = |d: &u8| u16::from(d - b'0');
-            self.add_status(value(a) * 100 + value(b) * 10 + value(c));
+            self.add_status(status);
         }
     }
 }

@@ -20,6 +20,9 @@ use crate::record::ascii::{find_ci, starts_with_ci};
 
 /// Returns the tool name when `message` says a tool does not exist.
 pub fn missing_tool_name(message: &str) -> Option<String> {
+    // Every phrasing holds "tool": a text without it (most failures) is read once, not once per
+    // phrasing.
+    find_ci(message.as_bytes(), b"tool")?;
     if let Some(pos) = find_ci(message.as_bytes(), UNKNOWN_TOOL.as_bytes()) {
         let rest = message.get(pos + UNKNOWN_TOOL.len()..)?;
         return first_token(rest.trim_start_matches([':', ' ']));
