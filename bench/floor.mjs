@@ -14,9 +14,9 @@ import { medianNs } from "./timing.mjs";
 const FRAME_URL = new URL("../pkg/frame.js", import.meta.url);
 const encoder = new TextEncoder();
 
-/** Which steps the package refuses (their outcome is not recorded). */
-function refusedSteps(LoopGuard, steps) {
-  const guard = new LoopGuard();
+/** Which steps the package refuses (their outcome is not recorded), under `config`. */
+export function refusedSteps(LoopGuard, steps, config) {
+  const guard = new LoopGuard(config);
   const refused = steps.map(({ call, outcome, endRun }) => {
     const { action } = guard.check(call);
     const stop = action === "block" || action === "stop";
@@ -45,15 +45,11 @@ function wasmNsPerBlock(glue) {
 }
 
 /**
- * The floor of `steps`, or undefined without an in-wasm SHA-256: `side`, a bench side (as
- * timing.mjs's compareSides takes) whose "guard" only hands each record over, to a core that
- * answers at once, and refuses the steps the package refuses; and `shaNs`, the SHA-256 share per
- * step. The floor per step is the side's time plus `shaNs`.
+ * A bench side (as timing.mjs's compareSides takes) whose "guard" only hands each record over, as
+ * the wrapper does (pkg/frame.js, texts over `largeTexts.above` hashed by `largeTexts.hash` when
+ * given), to a core that answers at once, and refuses the steps `refused` marks (by index).
  */
-export async function designFloor({ LoopGuard, glue }, steps) {
-  const refused = refusedSteps(LoopGuard, steps); // first: a guard instantiates the wasm
-  const nsPerBlock = wasmNsPerBlock(glue);
-  if (nsPerBlock === undefined) return undefined;
+export async function handOverSide(glue, refused, largeTexts) {
   const { InputFrame } = await import(FRAME_URL.href);
   // The frame is written into a plain buffer, for a core that answers at once.
   const memory = { buffer: new ArrayBuffer(1 << 20) };
@@ -63,23 +59,32 @@ export async function designFloor({ LoopGuard, glue }, steps) {
     let step = 0;
     return {
       check(call) {
-        frame.sendFields("check", call, call.at, undefined);
-        return { action: refused[step++] ? "block" : "allow" };
+        frame.sendFields("check", call, call.at, largeTexts);
+        return { action: refused[step++ % refused.length] ? "block" : "allow" };
       },
       record(outcome) {
-        frame.sendFields("record", outcome, outcome.at, undefined);
+        frame.sendFields("record", outcome, outcome.at, largeTexts);
         return { action: "allow" };
       },
       endRun() {},
     };
   };
+  return { name: "hand-over", create: handOver, dispose: () => {} };
+}
+
+/**
+ * The floor of `steps`, or undefined without an in-wasm SHA-256: `side`, the hand-over side
+ * (`handOverSide`) refusing the steps the package refuses; and `shaNs`, the SHA-256 share per
+ * step. The floor per step is the side's time plus `shaNs`.
+ */
+export async function designFloor({ LoopGuard, glue }, steps) {
+  const refused = refusedSteps(LoopGuard, steps); // first: a guard instantiates the wasm
+  const nsPerBlock = wasmNsPerBlock(glue);
+  if (nsPerBlock === undefined) return undefined;
   let totalBlocks = 0;
   steps.forEach(({ call, outcome }, i) => {
     totalBlocks += blocks(encoder.encode(JSON.stringify(call.args ?? {})).length);
     if (!refused[i]) totalBlocks += blocks(resultTexts(outcome.result).reduce((sum, text) => sum + encoder.encode(text).length, 0));
   });
-  return {
-    side: { name: "hand-over", create: handOver, dispose: () => {} },
-    shaNs: (totalBlocks / steps.length) * nsPerBlock,
-  };
+  return { side: await handOverSide(glue, refused, undefined), shaNs: (totalBlocks / steps.length) * nsPerBlock };
 }
