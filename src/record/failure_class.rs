@@ -179,8 +179,8 @@ impl Marks {
     }
 
     fn add_status(&mut self, status: u16) {
-        if let Some((_, mark)) = STATUSES.iter().find(|(code, _)| *code == status) {
-            self.add(*mark);
+        if let Some(mark) = status_mark(status) {
+            self.add(mark);
         }
     }
 
@@ -234,19 +234,26 @@ impl Marks {
             return;
         }
         let value = |d: &u8| u16::from(d - b'0');
-        let status = value(a) * 100 + value(b) * 10 + value(c);
         // Most numbers (line numbers, counts) are no status of a failure: their lead is not read.
-        if !STATUSES.iter().any(|(code, _)| *code == status) {
+        let Some(mark) = status_mark(value(a) * 100 + value(b) * 10 + value(c)) else {
             return;
-        }
+        };
         let led = i == 0
             || text
                 .get(i.saturating_sub(STATUS_LEAD_BYTES)..i)
                 .is_some_and(|lead| any_phrase(lead, STATUS_LEAD_WORDS));
         if led {
-            self.add_status(status);
+            self.add(mark);
         }
     }
+}
+
+/// What an HTTP status marks, if it is one of `STATUSES`.
+fn status_mark(status: u16) -> Option<Mark> {
+    STATUSES
+        .iter()
+        .find(|(code, _)| *code == status)
+        .map(|(_, mark)| *mark)
 }
 
 /// Members of `details` that carry an HTTP status.
