@@ -237,10 +237,20 @@ pub fn kind_of(
     settings: Option<&ToolSettings>,
     poll_tools: &[String],
 ) -> ToolKind {
+    refined_kind(tool, action, settings, || kind_by_name(tool, poll_tools))
+}
+
+/// `kind_of`, given the kind by name (`by_name`, asked only when the config does not decide).
+pub fn refined_kind(
+    tool: &str,
+    action: Option<&str>,
+    settings: Option<&ToolSettings>,
+    by_name: impl FnOnce() -> ToolKind,
+) -> ToolKind {
     if let Some(kind) = settings.and_then(|s| s.kind) {
         return kind;
     }
-    match kind_by_name(tool, poll_tools) {
+    match by_name() {
         _ if is_known_poll(tool, action) => ToolKind::Poll,
         kind => kind,
     }

@@ -2,7 +2,7 @@
 //! it may write (from its name, refined by its arguments where they say more: `record::effects`),
 //! whether its arguments may name files, and the proposal the detectors judge.
 
-use crate::config::tools::{kind_by_name, kind_of, ToolKind};
+use crate::config::tools::{kind_by_name, kind_of, refined_kind, ToolKind};
 use crate::config::Config;
 use crate::detectors::{NamedFiles, Proposal};
 use crate::error::GuardError;
@@ -70,7 +70,7 @@ pub fn call_facts(config: &Config, call: &CallInput) -> Result<CallFacts, GuardE
         return Ok(facts);
     }
     let strings = call.arg_strings(&ARGUMENT_KEYS)?;
-    let kind = kind_of(&call.tool, strings.get("action"), settings, poll_tools);
+    let kind = refined_kind(&call.tool, strings.get("action"), settings, || name_kind);
     if configured.is_some() || kind == ToolKind::Poll {
         return Ok(CallFacts::new(args, effect_of_kind(kind)));
     }
