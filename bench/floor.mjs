@@ -14,9 +14,9 @@ import { medianNs } from "./timing.mjs";
 const FRAME_URL = new URL("../pkg/frame.js", import.meta.url);
 const encoder = new TextEncoder();
 
-/** Which steps the package refuses (their outcome is not recorded), under `config`. */
-export function refusedSteps(LoopGuard, steps, config) {
-  const guard = new LoopGuard(config);
+/** Which steps the package refuses (their outcome is not recorded). */
+export function refusedSteps(LoopGuard, steps) {
+  const guard = new LoopGuard();
   const refused = steps.map(({ call, outcome, endRun }) => {
     const { action } = guard.check(call);
     const stop = action === "block" || action === "stop";
@@ -60,7 +60,7 @@ export async function handOverSide(glue, refused, largeTexts) {
     return {
       check(call) {
         frame.sendFields("check", call, call.at, largeTexts);
-        return { action: refused[step++ % refused.length] ? "block" : "allow" };
+        return { action: refused[step++] ? "block" : "allow" };
       },
       record(outcome) {
         frame.sendFields("record", outcome, outcome.at, largeTexts);
