@@ -2,7 +2,7 @@
 // record as the JSON form, i.e. what the package would cost if the JSON form were the only way in.
 // It drives the package's own modules (pkg/encode.js, pkg/frame.js) against a real guard of the
 // same glue: the record stringified (long texts hashed as the Node entry does), written as a JSON
-// frame, the verdict parsed when the core holds one. bench/run.mjs times it beside the package,
+// frame, the verdict read from its answer frame when the core holds one. bench/run.mjs times it beside the package,
 // whose ordinary records take the fields form.
 import { createHash } from "node:crypto";
 
@@ -12,12 +12,14 @@ const PKG_URL = new URL("../pkg/", import.meta.url);
 export async function jsonFormSide(glue) {
   const { encodeForCore, encodeRecord } = await import(new URL("encode.js", PKG_URL).href);
   const { InputFrame } = await import(new URL("frame.js", PKG_URL).href);
+  const { answerTagsOf, readAnswer } = await import(new URL("answer.js", PKG_URL).href);
+  const tags = answerTagsOf(glue);
   const largeTexts = { hash: (text) => createHash("sha256").update(text).digest("hex"), above: glue.maxScannedTextBytes() };
   const ALLOW = { action: "allow" };
   const create = () => {
     const raw = new glue.WasmGuard();
     const frame = new InputFrame(raw, glue.wasmMemory(), glue);
-    const verdict = (status) => (status === glue.Status.Verdict ? JSON.parse(raw.verdict()) : ALLOW);
+    const verdict = (status) => (status === glue.Status.Verdict ? readAnswer(glue.wasmMemory().buffer, raw.answer(), tags) : ALLOW);
     return {
       raw,
       check: (call) => verdict(frame.sendJson("check", encodeRecord(call), undefined, call.at)),

@@ -17,10 +17,10 @@ import type { RawGuard, WasmBindings, WasmMemory } from "./runtime.js";
 import type * as Glue from "./tool_loop_guard.js";
 
 /**
- * The frame's layout and codes as the generated declarations type them (kept out of the package's
+ * The frames' layouts and codes as the generated declarations type them (kept out of the package's
  * public types, which compile without DOM or WebAssembly types).
  */
-export type Codes = Pick<typeof Glue, "frameHeaderBytes" | "Status" | "Form" | "Slot" | "ResultShape" | "Flag" | "TextKind">;
+export type Codes = Pick<typeof Glue, "frameHeaderBytes" | "Status" | "Form" | "Slot" | "ResultShape" | "Flag" | "TextKind" | "AnswerTag">;
 
 /** The runtime's glue, typed by its generated declarations. */
 export function codesOf(bindings: WasmBindings): Codes {

@@ -1,5 +1,5 @@
 /**
- * LoopGuardCore: the runtime-independent guard. It serialises records, calls the wasm core, parses
+ * LoopGuardCore: the runtime-independent guard. It serialises records, calls the wasm core, reads
  * verdicts and converts errors. Each entry (node, browser, workerd, ...) subclasses it as
  * `LoopGuard`, supplying its initialised WasmRuntime. No thresholds, rules or texts live here.
  *
@@ -9,6 +9,7 @@
  * guard throws LoopGuardError code `internal` instead (after the same recovery). exportRun and
  * importRun have no safe fallback and always throw `internal`.
  */
+import { answerTagsOf, readAnswer, type AnswerTags } from "./answer.js";
 import { plainAllow } from "./names.js";
 import { encodeForCore, encodeRecord } from "./encode.js";
 import { fromCoreError, LoopGuardError } from "./errors.js";
@@ -52,6 +53,8 @@ export class LoopGuardCore {
   #frame: InputFrame | undefined;
   /** `check`/`record`'s Status codes, read once from the glue. */
   readonly #status: { Allow: number; SendJson: number; Error: number };
+  /** The answer frame's entry tags, read once from the glue. */
+  readonly #answerTags: AnswerTags;
 
   /** Throws LoopGuardError code `invalid_config` naming the field when the config is invalid. */
   constructor(runtime: WasmRuntime, config?: LoopGuardConfig) {
@@ -61,8 +64,10 @@ export class LoopGuardCore {
     this.#onVerdict = onVerdict;
     this.#throwOnInternalError = throwOnInternalError;
     this.#generation = runtime.generation;
-    const { Status } = codesOf(runtime.bindings);
+    const codes = codesOf(runtime.bindings);
+    const { Status } = codes;
     this.#status = { Allow: Status.Allow, SendJson: Status.SendJson, Error: Status.Error };
+    this.#answerTags = answerTagsOf(codes);
     this.#raw = this.#create();
   }
 
@@ -248,6 +253,12 @@ export class LoopGuardCore {
     return status;
   }
 
+  /** The verdict of the live handle's answer frame (`Status.Verdict`). */
+  #answer(): Verdict {
+    const raw = this.#live();
+    return readAnswer(this.#runtime.memory.buffer, raw.answer(), this.#answerTags) as unknown as Verdict;
+  }
+
   /**
    * The verdict for a record: its fields written into the input frame (the usual case, with
    * `Status.Allow` answered at once), else its JSON form. Written without closures: this runs for
@@ -282,7 +293,8 @@ export class LoopGuardCore {
         throw unreadable(error);
       }
     } else {
-      verdict = status === undefined ? fromRecord(() => internalVerdict(record)) : (JSON.parse(this.#live().verdict()) as Verdict);
+      const answered = status === undefined ? undefined : this.#call(() => this.#answer());
+      verdict = answered ?? fromRecord(() => internalVerdict(record));
     }
     if (verdict.detector !== null && this.#onVerdict !== undefined) this.#onVerdict(verdict, op);
     return verdict;

@@ -33,6 +33,10 @@ export type Policy = (typeof POLICIES)[number];
 export const TOOL_KINDS = ["poll", "read", "mutate", "command"] as const;
 export type ToolKind = (typeof TOOL_KINDS)[number];
 
+/** The names of a verdict's members, indexed by their code in an answer frame. */
+export const VERDICT_KEYS = ["action", "level", "detector", "count", "threshold", "tool", "runId", "message", "userMessage", "hint", "refusal", "wouldBe", "retryAfterMs", "sameAs", "error", "mode", "observed", "partnerTool", "windowMs"] as const;
+export type VerdictKey = (typeof VERDICT_KEYS)[number];
+
 /** The allow verdict the core writes (`Verdict::allow`), built in JS for `Status.Allow`. */
 export function plainAllow(tool: string, runId: string | null) {
   return {"action":"allow","level":"ok","detector":null,"count":0,"threshold":null,"tool":tool,"runId":runId,"message":null} as const;

@@ -20,7 +20,8 @@ export interface RawGuard {
   takeError(): unknown;
   /** `{"args": hex, "outcome": hex | null}` of the record in a `Form.Json` frame (see LoopGuard.fingerprint). */
   fingerprint(): string;
-  verdict(): string;
+  /** The address of the answer frame of the last `Status.Verdict` (see answer.ts). */
+  answer(): number;
   compacted(runId?: string | null): void;
   progress(runId?: string | null): void;
   endRun(runId?: string | null): void;
@@ -64,6 +65,8 @@ export interface WasmBindings {
   ResultShape: CoreCodes;
   Flag: CoreCodes;
   TextKind: CoreCodes;
+  /** The answer frame's entry tags (src/verdict/answer_frame.rs). */
+  AnswerTag: CoreCodes;
 }
 
 export class WasmRuntime {

@@ -7,6 +7,7 @@ use crate::config::detector_ids::Switch;
 use crate::config::tools::TOOL_KINDS;
 use crate::config::{POLICIES, PRESETS};
 use crate::error::ErrorCode;
+use crate::verdict::members::Key;
 use crate::verdict::{Action, DetectorId, Level, Verdict};
 use std::fmt::Write;
 
@@ -103,6 +104,14 @@ fn generated() -> String {
         "TOOL_KINDS",
         "ToolKind",
         &names(&TOOL_KINDS),
+    );
+    let keys: Vec<&str> = Key::ALL.iter().map(|k| k.as_str()).collect();
+    list(
+        &mut out,
+        "The names of a verdict's members, indexed by their code in an answer frame.",
+        "VERDICT_KEYS",
+        "VerdictKey",
+        &keys,
     );
     plain_allow(&mut out);
     out.truncate(out.trim_end().len());

@@ -40,6 +40,9 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+// Only the frames declare shared codes, and only wasm builds (and the tests) have frames.
+#[cfg(any(target_arch = "wasm32", test))]
+mod codes;
 mod config;
 mod detectors;
 mod engine;

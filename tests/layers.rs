@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first. A module may use the modules listed before it.
 const LAYERS: &[&str] = &[
     "error",     // the typed error every layer returns
+    "codes",     // the macro that declares codes shared with the host
     "json",      // JSON reading, canonical writing, hashing: knows nothing of tools or runs
     "config",    // the config, presets, tool kinds, volatile keys
     "verdict",   // levels, actions, detector ids, findings, verdicts, every model-facing text

@@ -34,7 +34,8 @@ impl JsonObject {
 
     #[inline(never)]
     fn key(&mut self, key: &str) {
-        if self.out.len() > 1 {
+        // Every member but an object's first follows a finished value, which never ends in `{`.
+        if self.out.last() != Some(&b'{') {
             self.out.push(b',');
         }
         self.out.push(b'"');
@@ -48,18 +49,6 @@ impl JsonObject {
         write_string(value, &mut self.out);
     }
 
-    /// A string, or `null` when there is none.
-    #[inline(never)]
-    pub fn opt_string(&mut self, key: &str, value: Option<&str>) {
-        match value {
-            Some(value) => self.string(key, value),
-            None => {
-                self.key(key);
-                self.out.extend_from_slice(b"null");
-            }
-        }
-    }
-
     /// An integer, written exactly.
     #[inline(never)]
     pub fn uint(&mut self, key: &str, value: u64) {
@@ -67,20 +56,28 @@ impl JsonObject {
         write_uint(value, &mut self.out);
     }
 
-    /// An integer, or `null` when there is none.
-    #[inline(never)]
-    pub fn opt_uint(&mut self, key: &str, value: Option<u64>) {
-        self.key(key);
-        match value {
-            Some(value) => write_uint(value, &mut self.out),
-            None => self.out.extend_from_slice(b"null"),
-        }
-    }
-
     #[inline(never)]
     pub fn number(&mut self, key: &str, value: f64) {
         self.key(key);
         write_f64(value, &mut self.out);
+    }
+
+    #[inline(never)]
+    pub fn null(&mut self, key: &str) {
+        self.key(key);
+        self.out.extend_from_slice(b"null");
+    }
+
+    /// Opens a nested object as the value of `key`; its members follow until `end`.
+    #[inline(never)]
+    pub fn begin(&mut self, key: &str) {
+        self.key(key);
+        self.out.push(b'{');
+    }
+
+    /// Closes the object the last unmatched `begin` opened.
+    pub fn end(&mut self) {
+        self.out.push(b'}');
     }
 
     #[inline(never)]
@@ -119,9 +116,14 @@ mod tests {
         inner.uint("n", u64::MAX);
         let mut o = JsonObject::new();
         o.string("s", "a\"b\\c\n\u{1}é");
-        o.opt_string("none", None);
-        o.opt_uint("t", Some(0));
-        o.opt_uint("u", None);
+        o.null("none");
+        o.uint("t", 0);
+        o.begin("nested");
+        o.uint("a", 1);
+        o.begin("deeper");
+        o.end();
+        o.null("b");
+        o.end();
         o.number("x", 0.5);
         o.number("y", 60000.0);
         o.number("nan", f64::NAN);
@@ -130,7 +132,7 @@ mod tests {
         o.object("empty", JsonObject::new());
         assert_eq!(
             o.finish(),
-            "{\"s\":\"a\\\"b\\\\c\\n\\u0001é\",\"none\":null,\"t\":0,\"u\":null,\"x\":0.5,\
+            "{\"s\":\"a\\\"b\\\\c\\n\\u0001é\",\"none\":null,\"t\":0,\"nested\":{\"a\":1,\"deeper\":{},\"b\":null},\"x\":0.5,\
              \"y\":60000,\"nan\":null,\"inf\":null,\"o\":{\"n\":18446744073709551615},\"empty\":{}}"
         );
     }

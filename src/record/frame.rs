@@ -15,23 +15,12 @@
 //!
 //! Frames are untrusted: any bytes decode to a record or a typed error, never a panic.
 
+use crate::codes::shared_codes;
 use crate::error::GuardError;
 use crate::record::input::CallFields;
 use crate::record::outcome_fields::{ResultFields, TextField};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;
-
-/// Declares codes shared with the host: C-like enums that wasm builds also export with
-/// `#[wasm_bindgen]`, so that the glue has each as an object from names to codes and its `.d.ts`
-/// as a TypeScript enum.
-macro_rules! shared_codes {
-    ($($(#[$meta:meta])* pub enum $name:ident { $($(#[$doc:meta])* $variant:ident = $code:literal,)* })*) => {$(
-        $(#[$meta])*
-        #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub enum $name { $($(#[$doc])* $variant = $code,)* }
-    )*};
-}
 
 // The enums below share a shape (a documented variant = its code, line after line): they are
 // declarations of distinct codes, not repeated logic.
@@ -98,7 +87,7 @@ shared_codes! {
     pub enum Status {
         /// The plain `allow` verdict, built by the host from the record.
         Allow = 0,
-        /// The guard's `verdict()` holds the verdict's JSON text.
+        /// The guard's `answer()` holds the verdict as an answer frame (`verdict::answer_frame`).
         Verdict = 1,
         /// A `Form::Fields` frame the core cannot answer from (not an ordinary record, or too large
         /// to be sure): send the record as JSON.

@@ -1,14 +1,17 @@
 //! Verdicts: levels, actions, detector ids and the typed data handed back to the host.
 //! The texts themselves live in `messages.rs`.
 
+// The answer frame is the wasm host's form of a verdict (like the input frame, `record::frame`).
+#[cfg(any(target_arch = "wasm32", test))]
+pub(crate) mod answer_frame;
 mod causes;
+pub(crate) mod members;
 pub(crate) mod messages;
 
 pub use causes::SharedCause;
 
 pub use crate::config::detector_ids::DetectorId;
 use crate::config::Policy;
-use crate::json::writer::JsonObject;
 
 /// Severity, in escalation order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -255,78 +258,7 @@ pub struct Verdict {
     pub same_as: Option<String>,
 }
 
-impl Refusal {
-    fn to_json(&self) -> JsonObject {
-        let observed = &self.observed;
-        let mut o = JsonObject::new();
-        o.string("tool", &observed.tool);
-        o.uint("count", observed.count.into());
-        o.uint("threshold", observed.threshold.into());
-        o.string("level", observed.level.as_str());
-        if let Some(partner) = &observed.partner_tool {
-            o.string("partnerTool", partner);
-        }
-        if let Some(ms) = observed.retry_after_ms {
-            o.number("retryAfterMs", ms);
-        }
-        if let Some(ms) = observed.window_ms {
-            o.number("windowMs", ms);
-        }
-        let mut r = JsonObject::new();
-        r.string("error", self.error);
-        r.string("mode", self.mode.as_str());
-        r.string("message", &self.message);
-        r.object("observed", o);
-        r
-    }
-}
-
-impl WouldBe {
-    fn to_json(&self) -> JsonObject {
-        let mut o = JsonObject::new();
-        o.string("action", self.action.as_str());
-        o.string("level", self.level.as_str());
-        o.opt_string("detector", self.detector.map(DetectorId::as_str));
-        o
-    }
-}
-
-/// Room for a verdict's JSON: a refusal with its texts takes about 800 bytes.
-const VERDICT_JSON_BYTES: usize = 1024;
-
 impl Verdict {
-    /// The JSON text the host receives (see [`Verdict`] for the shape).
-    pub fn to_json(&self) -> String {
-        let mut o = JsonObject::with_room(VERDICT_JSON_BYTES);
-        o.string("action", self.action.as_str());
-        o.string("level", self.level.as_str());
-        o.opt_string("detector", self.detector.map(DetectorId::as_str));
-        o.uint("count", self.count.into());
-        o.opt_uint("threshold", self.threshold.map(u64::from));
-        o.string("tool", &self.tool);
-        o.opt_string("runId", self.run_id.as_deref());
-        o.opt_string("message", self.message.as_deref());
-        if let Some(user_message) = self.user_message() {
-            o.string("userMessage", &user_message);
-        }
-        if let Some(hint) = &self.hint {
-            o.string("hint", hint);
-        }
-        if let Some(refusal) = &self.refusal {
-            o.object("refusal", refusal.to_json());
-        }
-        if let Some(would_be) = &self.would_be {
-            o.object("wouldBe", would_be.to_json());
-        }
-        if let Some(ms) = self.retry_after_ms {
-            o.number("retryAfterMs", ms);
-        }
-        if let Some(id) = &self.same_as {
-            o.string("sameAs", id);
-        }
-        o.finish()
-    }
-
     /// `stop` verdicts only: why the run ended, written for the person who asked the agent (the
     /// `userMessage` of the JSON); `message` and the refusal stay written for the model.
     pub fn user_message(&self) -> Option<String> {

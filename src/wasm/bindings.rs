@@ -6,7 +6,8 @@
 //! ordinary record, else as JSON text), with `TextEncoder.encodeInto`, which skips wasm-bindgen's
 //! per-character string copy, and calls `check` or `record`. They return a `Status` as one plain
 //! number (no return pointer): `Allow` for the plain allow verdict the wrapper builds from the
-//! record itself, `Verdict` when `verdict()` holds the verdict as JSON text, `SendJson` when the
+//! record itself, `Verdict` when `answer()` holds the verdict as an answer frame (bytes in wasm
+//! memory, `verdict::answer_frame`: no JSON to write or parse), `SendJson` when the
 //! core cannot answer from the fields (the JSON form gives the answer or the exact error),
 //! `Error` when `takeError()` holds a JS `Error` carrying the core's stable `code` and `field`.
 //! No detection rule lives here.
@@ -16,19 +17,21 @@
 //!
 //! Fingerprints only: the record text and any side text are raw content. The input buffer is
 //! zeroed after every call; every freed heap block (the strings wasm-bindgen copies in, and any
-//! copy the core makes) is zeroed by the allocator (`zeroing_alloc`).
+//! copy the core makes) is zeroed by the allocator (`zeroing_alloc`). The answer frame is zeroed
+//! by the host once read, and by the core before the next answer.
 
 use crate::error::GuardError;
 use crate::guard::Guard;
 use crate::record::frame::{self, Fields, Form, Status, HEADER_BYTES};
+use crate::verdict::answer_frame::AnswerFrame;
 use crate::verdict::{Answer, Verdict};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 pub struct WasmGuard {
     inner: Guard,
-    /// The last verdict that was not a plain allow, as JSON.
-    verdict: String,
+    /// The last verdict that was not a plain allow.
+    answer: AnswerFrame,
     /// The last error of a `Form::Json` frame.
     error: Option<GuardError>,
     /// Where the host writes the frame of each `check`/`record`.
@@ -74,12 +77,12 @@ impl WasmGuard {
         }
     }
 
-    /// `Allow` for a plain allow, else `Verdict` with the verdict's JSON kept for `verdict()`.
+    /// `Allow` for a plain allow, else `Verdict` with the verdict's frame kept for `answer()`.
     fn verdict_status(&mut self, verdict: Verdict) -> Status {
         if verdict.is_plain_allow() {
             return Status::Allow;
         }
-        self.verdict = verdict.to_json();
+        self.answer.write(&verdict);
         Status::Verdict
     }
 }
@@ -101,7 +104,7 @@ impl WasmGuard {
         inner
             .map(|inner| WasmGuard {
                 inner,
-                verdict: String::new(),
+                answer: AnswerFrame::default(),
                 error: None,
                 input: Vec::new(),
             })
@@ -177,9 +180,10 @@ impl WasmGuard {
         Ok(json)
     }
 
-    /// The JSON of the last verdict for which `check` or `record` returned `Status::Verdict`.
-    pub fn verdict(&mut self) -> String {
-        std::mem::take(&mut self.verdict)
+    /// The address in `wasmMemory()` of the answer frame of the last verdict for which `check` or
+    /// `record` returned `Status::Verdict`; valid until the next `check` or `record`.
+    pub fn answer(&self) -> *const u8 {
+        self.answer.bytes().as_ptr()
     }
 
     /// Whether record verdicts carry `sameAs` (see `Guard::reports_same_as`).

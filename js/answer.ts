@@ -1,0 +1,85 @@
+/**
+ * The answer frame reader: turns the core's answer to a `check` or `record` that is not a plain
+ * allow (`Status.Verdict`) into the verdict object, straight from wasm memory, with no JSON to
+ * parse. The layout is defined in src/verdict/answer_frame.rs; the members, their order and their
+ * nesting come from the frame, their names from the generated `VERDICT_KEYS`: no verdict field is
+ * named here. The frame holds texts of the verdict, so it is zeroed once read.
+ */
+import type { Codes } from "./frame.js";
+import { VERDICT_KEYS } from "./names.js";
+
+/** Keeps a leading U+FEFF: the strings' offsets count every unit of the text. */
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** The entry tags as plain numbers, read once from the glue's `AnswerTag`. */
+export interface AnswerTags {
+  end: number;
+  string: number;
+  uint: number;
+  number: number;
+  null: number;
+  begin: number;
+}
+
+export function answerTagsOf(codes: Codes): AnswerTags {
+  const { AnswerTag } = codes;
+  return {
+    end: AnswerTag.End as number,
+    string: AnswerTag.String as number,
+    uint: AnswerTag.Uint as number,
+    number: AnswerTag.Number as number,
+    null: AnswerTag.Null as number,
+    begin: AnswerTag.Begin as number,
+  };
+}
+
+type Members = Record<string, unknown>;
+
+/** The object of the answer frame at `address` in `buffer` (wasm memory); the frame is zeroed. */
+export function readAnswer(buffer: ArrayBuffer, address: number, tags: AnswerTags): Members {
+  const bytes = new Uint8Array(buffer);
+  const data = new DataView(buffer);
+  const entriesStart = address + 8;
+  const textStart = entriesStart + data.getUint32(address, true);
+  const end = textStart + data.getUint32(address + 4, true);
+  try {
+    const text = decoder.decode(bytes.subarray(textStart, end));
+    const root: Members = {};
+    const parents: Members[] = [];
+    let object = root;
+    let at = entriesStart;
+    while (at < textStart) {
+      const tag = bytes[at];
+      if (tag === tags.end) {
+        object = parents.pop() ?? root;
+        at += 1;
+        continue;
+      }
+      const key = VERDICT_KEYS[bytes[at + 1]];
+      at += 2;
+      if (tag === tags.string) {
+        const start = data.getUint32(at, true);
+        object[key] = text.slice(start, start + data.getUint32(at + 4, true));
+        at += 8;
+      } else if (tag === tags.uint) {
+        object[key] = data.getUint32(at, true);
+        at += 4;
+      } else if (tag === tags.number) {
+        object[key] = data.getFloat64(at, true);
+        at += 8;
+      } else if (tag === tags.null) {
+        object[key] = null;
+      } else if (tag === tags.begin) {
+        const child: Members = {};
+        object[key] = child;
+        parents.push(object);
+        object = child;
+      } else {
+        throw new Error(`answer frame: unknown entry tag ${tag} at byte ${at - 2 - address}`);
+      }
+    }
+    return root;
+  } finally {
+    bytes.fill(0, address, end);
+  }
+}
