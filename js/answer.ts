@@ -35,10 +35,21 @@ export function answerTagsOf(codes: Codes): AnswerTags {
 
 type Members = Record<string, unknown>;
 
+/**
+ * Views of the wasm memory last read, made again when the buffer changes (the memory grew, or an
+ * instance replaced after a trap: its memory is let go at the next read).
+ */
+let viewed: ArrayBuffer | undefined;
+let bytes = new Uint8Array(0);
+let data = new DataView(bytes.buffer);
+
 /** The object of the answer frame at `address` in `buffer` (wasm memory); the frame is zeroed. */
 export function readAnswer(buffer: ArrayBuffer, address: number, tags: AnswerTags): Members {
-  const bytes = new Uint8Array(buffer);
-  const data = new DataView(buffer);
+  if (buffer !== viewed) {
+    viewed = buffer;
+    bytes = new Uint8Array(buffer);
+    data = new DataView(buffer);
+  }
   const entriesStart = address + 8;
   const textStart = entriesStart + data.getUint32(address, true);
   const end = textStart + data.getUint32(address + 4, true);
