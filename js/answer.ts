@@ -11,26 +11,13 @@ import { VERDICT_KEYS } from "./names.js";
 /** Keeps a leading U+FEFF: the strings' offsets count every unit of the text. */
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
-/** The entry tags as plain numbers, read once from the glue's `AnswerTag`. */
-export interface AnswerTags {
-  end: number;
-  string: number;
-  uint: number;
-  number: number;
-  null: number;
-  begin: number;
-}
+/** The entry tags by name, as plain numbers read once from the glue's `AnswerTag`. */
+export type AnswerTags = Readonly<Record<keyof Codes["AnswerTag"], number>>;
 
 export function answerTagsOf(codes: Codes): AnswerTags {
-  const { AnswerTag } = codes;
-  return {
-    end: AnswerTag.End as number,
-    string: AnswerTag.String as number,
-    uint: AnswerTag.Uint as number,
-    number: AnswerTag.Number as number,
-    null: AnswerTag.Null as number,
-    begin: AnswerTag.Begin as number,
-  };
+  const tags: Record<string, number> = {};
+  for (const [name, code] of Object.entries(codes.AnswerTag)) if (typeof code === "number") tags[name] = code;
+  return tags as AnswerTags;
 }
 
 type Members = Record<string, unknown>;
@@ -61,26 +48,26 @@ export function readAnswer(buffer: ArrayBuffer, address: number, tags: AnswerTag
     let at = entriesStart;
     while (at < textStart) {
       const tag = bytes[at];
-      if (tag === tags.end) {
+      if (tag === tags.End) {
         object = parents.pop() ?? root;
         at += 1;
         continue;
       }
       const key = VERDICT_KEYS[bytes[at + 1]];
       at += 2;
-      if (tag === tags.string) {
+      if (tag === tags.String) {
         const start = data.getUint32(at, true);
         object[key] = text.slice(start, start + data.getUint32(at + 4, true));
         at += 8;
-      } else if (tag === tags.uint) {
+      } else if (tag === tags.Uint) {
         object[key] = data.getUint32(at, true);
         at += 4;
-      } else if (tag === tags.number) {
+      } else if (tag === tags.Number) {
         object[key] = data.getFloat64(at, true);
         at += 8;
-      } else if (tag === tags.null) {
+      } else if (tag === tags.Null) {
         object[key] = null;
-      } else if (tag === tags.begin) {
+      } else if (tag === tags.Begin) {
         const child: Members = {};
         object[key] = child;
         parents.push(object);

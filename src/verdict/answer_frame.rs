@@ -21,6 +21,7 @@ use crate::verdict::Verdict;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;
 
+// A declaration of codes, alike in shape to the input frame's (`record::frame`), not repeated logic.
 shared_codes! {
     /// The first byte of an answer frame's entry.
     pub enum AnswerTag {
