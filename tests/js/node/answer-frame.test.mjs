@@ -4,8 +4,10 @@
 // astral characters (two UTF-16 units, four bytes), a byte-order mark, and the texts a refusal and
 // a warning repeat.
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { test } from "node:test";
 import { LoopGuard } from "tool-loop-guard";
+import { currentRuntime } from "../../../pkg/instance.js";
 
 const NAMES = [
   ["a byte-order mark first", "\uFEFFsearch"],
@@ -57,5 +59,22 @@ test("a verdict is a fresh object each time: changing one leaves the next intact
   refused[0].message = "changed";
   assert.notEqual(refused[1].message, "changed");
   assert.equal(refused[1].refusal.observed.count, refused[1].count);
+  guard.free();
+});
+
+test("a verdict's frame is zeroed once read: its run id is gone from wasm memory when the run ends", () => {
+  const token = `afz${randomBytes(10).toString("hex")}`;
+  const guard = new LoopGuard();
+  const call = { runId: `run-${token}`, tool: "update_task", args: { id: 7 } };
+  const actions = [];
+  for (let i = 0; i < 12; i++) {
+    const verdict = guard.check(call);
+    actions.push(verdict.action);
+    if (verdict.action === "allow" || verdict.action === "warn") guard.record({ ...call, result: "same" });
+  }
+  assert.ok(actions.includes("stop"), actions.join(" "));
+  guard.endRun(call.runId);
+  const memory = Buffer.from(currentRuntime().memory.buffer);
+  assert.equal(memory.indexOf(Buffer.from(token, "utf8")), -1, "the run id is still in wasm memory");
   guard.free();
 });
