@@ -5,7 +5,7 @@
  * a RunSink as soon as the reader completes it; `end` gets every run's header with its final meta.
  */
 import fs from "node:fs";
-import { type FormatId, isLineFormat, lineReader, readWhole, type RunHeader, sniffFormat, type Step } from "../replay/index.js";
+import { type FormatId, isLineFormat, lineReader, readWhole, type RunHeader, sniffFormat, startsArray, type Step } from "../replay/index.js";
 import { TrajectoryError } from "../replay/errors.js";
 
 export interface RunSink {
@@ -45,25 +45,25 @@ async function* textChunks(input: Input, progress: (bytes: number) => void): Asy
   if (rest !== "") yield rest;
 }
 
-/** True once `text` holds its first non-blank line in full (or the input ended). */
-function headComplete(text: string): boolean {
-  const start = text.search(/\S/);
-  return start !== -1 && text.indexOf("\n", start) !== -1;
-}
-
 /** Reads one input into `sink`; throws TrajectoryError (file, line, reason) for bad input. */
 export async function readInput(input: Input, format: FormatId | undefined, sink: RunSink, progress: (bytes: number) => void): Promise<void> {
   const source = { name: input.name };
   const chunks = textChunks(input, progress);
   let head = "";
   let done = false;
-  while (!done && !headComplete(head)) {
+  // Enough of the head to tell how to read it: its first lines (sniffFormat), or its first character
+  // when the format is named (a JSONL format may come as one JSON array of its records).
+  let kind: FormatId | "document" | "more" = "more";
+  while (kind === "more") {
+    if (format !== undefined && head.search(/\S/) !== -1) kind = format;
+    else if (format === undefined) kind = sniffFormat(head, source, done);
+    if (kind !== "more" || done) break;
     const next = await chunks.next();
     if (next.done === true) done = true;
     else head += next.value;
   }
-  const kind = format ?? sniffFormat(head, source);
-  if (kind !== "document" && isLineFormat(kind)) {
+  if (kind === "more") kind = format ?? "document";
+  if (kind !== "document" && isLineFormat(kind) && !startsArray(head)) {
     const reader = lineReader(kind, source);
     const send = (steps: { runId: string; step: Step }[]) => {
       for (const { runId, step } of steps) sink.step(runId, reader.format, step);

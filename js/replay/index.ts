@@ -42,6 +42,7 @@ export {
   readTrajectories,
   readWhole,
   sniffFormat,
+  startsArray,
   type TextFormat,
 } from "./read.js";
 export { type GridAxis, type SweepRow, type SweepSetting, sweepRow, sweepSettings, tallyRun, withValueAt } from "./sweep.js";

@@ -85,7 +85,11 @@ export function readAllLines(reader: LineReader, text: string): Trajectory[] {
     for (const step of reader.line(line, lineNumber)) steps.push(step);
     start = end + 1;
   }
-  const last = reader.end();
+  return assembleRuns(steps, reader.end());
+}
+
+/** The runs of a reader's steps and of what its `end()` handed over, in first-seen order. */
+export function assembleRuns(steps: RunStep[], last: { steps: RunStep[]; runs: RunHeader[] }): Trajectory[] {
   const byRun = new Map<string, Trajectory>();
   for (const header of last.runs) byRun.set(header.runId, { ...header, steps: [] });
   for (const { runId, step } of [...steps, ...last.steps]) byRun.get(runId)?.steps.push(step);

@@ -7,9 +7,10 @@
  *
  * Shell outputs are what Codex showed the model: either JSON `{output, metadata: {exit_code,
  * duration_seconds}}` or text whose header lines (`Exit code: N`, `Wall time: …`, `Process exited
- * with code N`, `Chunk ID: …`) precede `Output:`. A non-zero exit code makes the outcome an error;
- * the timing lines (wall time, duration, chunk id) change on every call and are dropped; the rest
- * of the text is kept whole.
+ * with code N`, `Chunk ID: …`; since 0.14x's JavaScript `exec` tool also `Script completed` and
+ * `Wall time N seconds`) precede `Output:`, as one text or as text parts. A non-zero exit code makes
+ * the outcome an error; the timing lines (wall time, duration, chunk id) change on every call and
+ * are dropped; the rest of the text is kept whole.
  */
 import { type LineReader, lineObject, RunBook } from "../lines.js";
 import type { Outcome } from "../queue.js";
@@ -26,9 +27,9 @@ export function isCodexLine(line: JsonObject): boolean {
 }
 
 /** Header lines before `Output:` that carry only timing. */
-const TIMING_LINE = /^(Wall time: .*|Chunk ID: .*)$/;
+const TIMING_LINE = /^(Wall time:? .*|Chunk ID: .*)$/;
 const EXIT_LINE = /^(?:Exit code: |Process exited with code )(-?\d+)$/;
-const HEADER_LINE = /^(Exit code: |Wall time: |Total output lines: |Chunk ID: |Process exited with code |Process running with |Original token count: )/;
+const HEADER_LINE = /^(Exit code: |Wall time:? |Total output lines: |Chunk ID: |Process exited with code |Process running with |Original token count: |Script [a-z ]+$)/;
 
 /** The exit code and the text a shell output shows, or undefined when it is not a shell output. */
 function shellOutput(text: string): { exitCode: number | undefined; text: string } | undefined {
@@ -52,8 +53,17 @@ function shellOutput(text: string): { exitCode: number | undefined; text: string
   return { exitCode: exit ? Number(exit[1]) : undefined, text: [...kept, text.slice(end + 1)].join("\n") };
 }
 
+/** The text of an output given as text parts only (Codex splits a header from its output so), else undefined. */
+function partsText(output: unknown): string | undefined {
+  if (!Array.isArray(output) || output.length === 0) return undefined;
+  const texts = output.map((part) => (isObject(part) && typeof part.text === "string" && /^(input_|output_)?text$/.test(String(part.type)) ? part.text : undefined));
+  return texts.every((t) => t !== undefined) ? texts.join("") : undefined;
+}
+
 /** A Codex call output as an outcome (shell outputs by their exit code, see above). */
 function codexOutcome(output: unknown): Outcome {
+  const joined = partsText(output);
+  if (joined !== undefined && shellOutput(joined) !== undefined) return codexOutcome(joined);
   const outcome = outputOutcome(output);
   const text = "result" in outcome ? outcome.result : outcome.error;
   if (typeof text !== "string") return outcome;

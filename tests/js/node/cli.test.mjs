@@ -162,6 +162,24 @@ test("stdin (-), --format, --preset and --config reach the guard", () => {
   assert.equal(disabled.code, 0);
 });
 
+test("a JSONL file whose first lines no format claims, and a named JSONL format given as a JSON array, stream like the rest", () => {
+  const records = JSON.parse(fs.readFileSync(path.join(samples, "claude-code-hook-copy.json"), "utf8"));
+  const expected = readTrajectories(JSON.stringify(records), { name: "chat.json" }).map((t) => [t.runId, t.steps.length]);
+  // Opening lines of a type no format claims (up to 32 are read before the first line decides).
+  const opening = Array.from({ length: 20 }, (_, i) => ({ type: "tag", tag: `t${i}` }));
+  for (const [args, input] of [
+    [["replay", "--json", "--quiet", file("late.jsonl", [...opening, ...records])]],
+    [["replay", "--json", "--quiet", "-"], [...opening.slice(0, 5), ...records].map((r) => JSON.stringify(r)).join("\n")],
+    [["replay", "--json", "--quiet", "--format", "claude-code", file("chat.json", [JSON.stringify(records, null, 2)])]],
+  ]) {
+    const out = cli(args, { input });
+    assert.equal(out.stderr, "", args.join(" "));
+    const runs = jsonLines(out.stdout).filter((l) => l.type === "run");
+    assert.deepEqual(runs.map((r) => [r.runId, r.summary.calls]), expected, args.join(" "));
+    assert.ok(runs.every((r) => r.format === "claude-code"));
+  }
+});
+
 test("exit code 2: bad input names the file, the line and the reason; other inputs still replay", () => {
   const broken = file("broken.jsonl", [distinct("b")[0], distinct("b")[1], '{"runId":"b","tool":"read_file",', distinct("b")[2]]);
   const fine = file("fine2.jsonl", distinct("fine2"));

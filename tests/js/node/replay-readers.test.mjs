@@ -1,5 +1,6 @@
 // The trajectory readers of tool-loop-guard/replay: each format's sample (tests/replay/samples/,
-// written in the format's real shape) is detected and mapped as docs/replay.md says; bad input is
+// written in the format's real shape, or trimmed from real public exports: tests/replay/SAMPLES.md
+// names their sources) is detected and mapped as docs/replay.md says; bad input is
 // a TrajectoryError naming the file, the line and the reason; JSONL written by convert reads back
 // to the same runs.
 import assert from "node:assert/strict";
@@ -23,7 +24,12 @@ const EXPECTED_FORMATS = {
   "ai-sdk-v5.json": "ai-sdk",
   "ai-sdk-v4.json": "ai-sdk",
   "claude-code.jsonl": "claude-code",
+  "claude-code-2.1.jsonl": "claude-code",
+  "agent-a93ccab.jsonl": "claude-code",
+  "claude-code-stream.jsonl": "claude-code",
+  "claude-code-hook-copy.json": "claude-code",
   "codex.jsonl": "codex",
+  "codex-0.144.jsonl": "codex",
   "acme__widgets-101.traj": "swe-agent",
   "testbed__units-7.traj": "swe-agent",
   "acme__dates-42.traj.json": "mini-swe-agent",
@@ -260,6 +266,98 @@ test("Claude Code: tool_use lines paired with later tool_result lines, compactio
   assert.equal(main.meta.model, "claude-sonnet-4-5-20250929");
   assert.equal(side.runId, `${main.runId}/7ac1`);
   assert.deepEqual(calls(side).map((c) => [c.tool, c.result]), [["Grep", "src/cart.js\nsrc/checkout.js"]]);
+});
+
+test("Claude Code 2.1.x: a session opening with snapshot and progress lines, its sub-agent's own file", () => {
+  const [main] = read("claude-code-2.1.jsonl");
+  const session = "fa812bfe-b295-4cca-9c2f-fdf01028cb46";
+  assert.equal(main.runId, session);
+  assert.deepEqual(tools(main), ["Bash", "Bash", "Task", "Read"]);
+  assert.equal(main.meta.version, "2.1.39");
+  assert.match(calls(main)[0].result, /^○ spotter-a0y \[EPIC\]/);
+  // The Task's sub-agent (its messages repeated in the session's progress lines are not read twice).
+  const [agent] = read("agent-a93ccab.jsonl");
+  assert.equal(agent.runId, `${session}/a93ccab`);
+  assert.equal(agent.meta.model, "claude-haiku-4-5-20251001");
+  assert.deepEqual(tools(agent), ["Read", "Read", "Read"]);
+  // Both files given at once, as `replay session.jsonl agent-*.jsonl` reads them: two runs, one per agent.
+  const both = ["claude-code-2.1.jsonl", "agent-a93ccab.jsonl"].map((name) => fs.readFileSync(path.join(samples, name), "utf8")).join("");
+  assert.deepEqual(readTrajectories(both, { name: "both.jsonl" }).map((r) => [r.runId, calls(r).length]), [[session, 4], [`${session}/a93ccab`, 3]]);
+});
+
+test("Claude Code headless stream-json: one run per session and one per Task sub-agent, the result line's status", () => {
+  const [main, agent] = read("claude-code-stream.jsonl");
+  const session = "46c574cf-a4e0-4294-912b-3e69ecc53cf5";
+  assert.equal(main.runId, session);
+  assert.deepEqual(tools(main), ["Bash", "WebFetch", "WebFetch", "Task"]);
+  assert.deepEqual([main.meta.model, main.meta.version, main.meta.exitStatus], ["claude-sonnet-4-5-20250929", "2.0.27", "success"]);
+  assert.equal(agent.runId, `${session}/toolu_01BVnfPHqPjZRv9vh1Fv4cWf`);
+  assert.deepEqual(tools(agent), ["Read", "Glob", "Read"]);
+  assert.equal(calls(agent)[0].error, "EISDIR: illegal operation on a directory, read");
+});
+
+test("Claude Code transcript saved as a JSON array (a Stop hook's copy), opening with title lines", () => {
+  const text = fs.readFileSync(path.join(samples, "claude-code-hook-copy.json"), "utf8");
+  const [run] = read("claude-code-hook-copy.json");
+  assert.equal(run.runId, "120ec635-4140-4bf9-8fdc-24047e46c394");
+  assert.deepEqual(tools(run), ["Bash", "Bash"]);
+  assert.equal(calls(run)[0].result, "Cloning into 'jcode'...\nShell cwd was reset to /Users/raimondospatola/Documents/AI Projects");
+  assert.deepEqual(readTrajectories(text, { name: "chat.json", format: "claude-code" }), [run]);
+  // The same records as JSONL: the first line, a `last-prompt` record, is enough to tell the format.
+  const lines = JSON.parse(text).map((entry) => JSON.stringify(entry)).join("\n");
+  assert.equal(detectFormat(lines.split("\n")[0], { name: "s.jsonl" }), "claude-code");
+  assert.deepEqual(readTrajectories(lines, { name: "chat.jsonl" }).map((r) => r.steps), [run.steps]);
+  // A JSONL file whose first lines no format claims is read by the first line that one does.
+  const unclaimed = ['{"type":"tag","tag":"wip"}', '{"type":"agent-setting","value":1}', lines].join("\n");
+  assert.deepEqual(readTrajectories(unclaimed, { name: "chat.jsonl" }).map((r) => r.steps), [run.steps]);
+  assert.throws(() => readTrajectories("[1, 2]", { name: "chat.json", format: "claude-code" }), /item 1 is not a JSON object/);
+});
+
+test("Claude Code sub-agents without agent ids: one run per sub-agent conversation, by parentUuid", () => {
+  const lines = fs.readFileSync(path.join(samples, "claude-code.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const sidechain = lines.filter((l) => l.isSidechain === true).map(({ agentId, ...entry }) => entry);
+  // A second sub-agent, interleaved with the first: the same entries under other uuids.
+  const second = sidechain.map((e) => ({ ...e, uuid: `t${e.uuid}`, parentUuid: e.parentUuid === null ? null : `t${e.parentUuid}` }));
+  const mixed = [sidechain[0], second[0], sidechain[1], second[1], sidechain[2], second[2]].map((e) => JSON.stringify(e)).join("\n");
+  const runs = readTrajectories(mixed, { name: "old.jsonl" });
+  assert.deepEqual(runs.map((r) => [r.runId, tools(r)]), [
+    ["5f0c2a9e-1b7d-4c3e-9a61-2d8e4f7b0c11/sidechain-1", ["Grep"]],
+    ["5f0c2a9e-1b7d-4c3e-9a61-2d8e4f7b0c11/sidechain-2", ["Grep"]],
+  ]);
+});
+
+test("Claude Code resumed session: the copied history is read once, the new session continues the run", () => {
+  const text = fs.readFileSync(path.join(samples, "claude-code.jsonl"), "utf8").trim();
+  const lines = text.split("\n").map((l) => JSON.parse(l));
+  const [original, agent] = read("claude-code.jsonl");
+  const last = lines.findLast((l) => l.isSidechain === false);
+  // A resumed session's file: the history again under the new session id, then new entries.
+  const resumed = lines.filter((l) => l.sessionId !== undefined && l.isSidechain === false).map((l) => ({ ...l, sessionId: "resumed-1" }));
+  const next = [
+    { ...last, sessionId: "resumed-1", uuid: "r-01", parentUuid: last.uuid, type: "assistant", timestamp: "2025-11-22T08:00:00.000Z",
+      message: { id: "msg_r1", type: "message", role: "assistant", model: "claude-sonnet-4-5-20250929", content: [{ type: "tool_use", id: "toolu_r1", name: "Bash", input: { command: "git status" } }] } },
+    { ...last, sessionId: "resumed-1", uuid: "r-02", parentUuid: "r-01", type: "user", timestamp: "2025-11-22T08:00:01.000Z",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_r1", content: "nothing to commit" }] } },
+  ];
+  const both = [text, ...[...resumed, ...next].map((l) => JSON.stringify(l))].join("\n");
+  const [main, side] = readTrajectories(both, { name: "project.jsonl" });
+  assert.equal(main.runId, original.runId);
+  assert.deepEqual(main.steps, [...original.steps, { tool: "Bash", args: { command: "git status" }, result: "nothing to commit", at: Date.parse("2025-11-22T08:00:00.000Z"), callId: "toolu_r1" }]);
+  assert.deepEqual(side, agent);
+  // The resumed file alone is its own session's run, every call read once.
+  const alone = readTrajectories([...resumed, ...next].map((l) => JSON.stringify(l)).join("\n"), { name: "resumed-1.jsonl" });
+  assert.deepEqual(alone.map((r) => [r.runId, calls(r).length]), [["resumed-1", calls(original).length + 1]]);
+});
+
+test("Codex 0.14x: the JavaScript exec tool's calls, its text parts read as one shell output without the wall time", () => {
+  const [run] = read("codex-0.144.jsonl");
+  assert.equal(run.meta.cliVersion, "0.144.1");
+  assert.deepEqual(tools(run), ["exec", "exec"]);
+  const [tests, commit] = calls(run);
+  assert.match(tests.args.input, /^const r = await tools\.exec_command\(\{"cmd":"node tests\/test-telegram-solve-queue\.mjs/);
+  assert.match(tests.result, /^Script completed\nOutput:\nTesting QUEUE_CONFIG/);
+  assert.match(commit.result, /^Script completed\nOutput:\n→ lint-staged/);
+  assert.equal(commit.at, Date.parse("2026-07-11T15:25:03.000Z"));
 });
 
 test("Codex rollouts: exit codes make errors, timing lines are dropped, the output text is kept", () => {
