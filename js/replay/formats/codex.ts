@@ -3,7 +3,8 @@
  * payload}` per line; `response_item` payloads are Responses API items (see openai-responses.ts),
  * `compacted` is a compaction, `session_meta` and `turn_context` say what the session ran. Older
  * rollouts wrote a first line `{id, timestamp, instructions}` and then bare items (and
- * `{record_type: "state"}` lines), which are read too.
+ * `{record_type: "state"}` lines), which are read too, and so is headless `codex exec --json` output
+ * (codex-exec.ts: one run per thread).
  *
  * Shell outputs are what Codex showed the model: either JSON `{output, metadata: {exit_code,
  * duration_seconds}}` or text whose header lines (`Exit code: N`, `Wall time: …`, `Process exited
@@ -16,6 +17,7 @@ import { type LineReader, lineObject, RunBook } from "../lines.js";
 import type { Outcome } from "../queue.js";
 import type { RunStep, Source } from "../types.js";
 import { isObject, type JsonObject, stemOf, stringOr, timeOf } from "../values.js";
+import { execItemCall, isCodexExecEvent } from "./codex-exec.js";
 import { applyResponseItem, isResponseItem, outputOutcome } from "./openai-responses.js";
 
 const LINE_TYPES = new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
@@ -23,6 +25,7 @@ const LINE_TYPES = new Set(["session_meta", "response_item", "event_msg", "turn_
 /** A line of a Codex rollout: a typed line with a payload, or a line of the older layout. */
 export function isCodexLine(line: JsonObject): boolean {
   if (typeof line.type === "string" && LINE_TYPES.has(line.type) && "payload" in line) return true;
+  if (isCodexExecEvent(line)) return true;
   return line.record_type === "state" || (typeof line.id === "string" && "instructions" in line);
 }
 
@@ -78,7 +81,8 @@ export class CodexReader implements LineReader {
   readonly format = "codex";
   readonly #source: Source;
   readonly #book = new RunBook("codex");
-  readonly #runId: string;
+  /** The file's run; in `codex exec --json` output, the thread started last. */
+  #runId: string;
   /** No call since the last compaction. */
   #compacted = false;
 
@@ -100,6 +104,12 @@ export class CodexReader implements LineReader {
       this.#compaction();
     } else if (line.type === "response_item" && payload !== undefined) {
       this.#item(payload, lineNumber, at);
+    } else if (line.type === "thread.started" && typeof line.thread_id === "string") {
+      this.#runId = line.thread_id;
+      this.#book.meta(this.#runId, { sessionId: line.thread_id });
+    } else if (line.type === "item.completed" && isObject(line.item)) {
+      const call = execItemCall(line.item, at);
+      if (call !== undefined) this.#book.queue(this.#runId).done(call);
     } else if (typeof line.id === "string" && "instructions" in line) {
       this.#book.meta(this.#runId, { sessionId: line.id });
     } else if (isResponseItem(line)) {

@@ -30,6 +30,7 @@ const EXPECTED_FORMATS = {
   "claude-code-hook-copy.json": "claude-code",
   "codex.jsonl": "codex",
   "codex-0.144.jsonl": "codex",
+  "codex-exec.jsonl": "codex",
   "acme__widgets-101.traj": "swe-agent",
   "testbed__units-7.traj": "swe-agent",
   "acme__dates-42.traj.json": "mini-swe-agent",
@@ -358,6 +359,29 @@ test("Codex 0.14x: the JavaScript exec tool's calls, its text parts read as one 
   assert.match(tests.result, /^Script completed\nOutput:\nTesting QUEUE_CONFIG/);
   assert.match(commit.result, /^Script completed\nOutput:\n→ lint-staged/);
   assert.equal(commit.at, Date.parse("2026-07-11T15:25:03.000Z"));
+});
+
+test("codex exec --json: one run per thread, completed command and file-change items are calls", () => {
+  const [first, second] = read("codex-exec.jsonl");
+  assert.deepEqual([first.runId, second.runId], ["019a3fe0-82fb-7e31-8e96-1d5c0544fd8a", "019a3fe1-fd7f-7d41-8cae-d163ad45efae"]);
+  assert.deepEqual(tools(first), ["shell", "shell", "shell", "shell", "apply_patch", "apply_patch", "apply_patch", "shell", "shell"]);
+  assert.deepEqual(calls(first)[4].args, { changes: [{ path: "/tmp/gh-issue-solver-1762008239822/main.v", kind: "add" }] });
+  assert.equal(calls(first)[4].result, "completed");
+  assert.equal(calls(first)[8].result, "Attempting to run V tests\nbash: line 1: v: command not found\n");
+  assert.deepEqual(calls(second)[4], { tool: "shell", args: { command: "bash -lc 'rg -n \"AGENTS.md\" -S || true'" }, result: "" });
+  // A failed command (its exit code), an MCP call and its error, as codex exec prints them.
+  const [run] = readTrajectories(
+    [
+      { type: "thread.started", thread_id: "t1" },
+      { type: "item.completed", item: { id: "item_1", type: "command_execution", command: "pytest -q", aggregated_output: "1 failed", exit_code: 1, status: "failed" } },
+      { type: "item.completed", item: { id: "item_2", type: "mcp_tool_call", server: "db", tool: "execute_sql", arguments: { sql: "select 1" }, result: null, error: { message: "relation does not exist" }, status: "failed" } },
+    ].map((l) => JSON.stringify(l)).join("\n"),
+    { name: "exec.jsonl" },
+  );
+  assert.deepEqual(calls(run), [
+    { tool: "shell", args: { command: "pytest -q" }, error: "1 failed" },
+    { tool: "execute_sql", args: { sql: "select 1" }, error: "relation does not exist" },
+  ]);
 });
 
 test("Codex rollouts: exit codes make errors, timing lines are dropped, the output text is kept", () => {
