@@ -13,6 +13,29 @@
 //          solvedHow, model, system?}
 
 const UNKNOWN = "unknown: no evaluation report published with these trajectories";
+const UNKNOWN_SESSION = "unknown: a developer's own session, no task outcome recorded";
+
+/**
+ * hive-mind case-study logs holding the stream-json events of Claude Code solve runs, one copy of
+ * each session: issue-724/solution-draft-1.txt and pr49-run1-log.txt are left out, as the logs of
+ * their second attempt (solution-draft-2.txt, pr49-run2-log.txt) print the first session again
+ * before the resumed one; issue-759-log-truncation/gist-d5059763-log.txt is issue-759's upload.
+ */
+const HIVE_MIND_LOGS = [
+  "issue-724/solution-draft-2.txt",
+  "pr-52-log.txt",
+  "issue-759/uploaded-log.txt",
+  "pr-4-ci-log-issue/session-1-log.txt",
+  "pr-4-ci-log-issue/session-2-log.txt",
+  "pr-4-ci-log-issue/session-3-log.txt",
+  "pr-4-ci-log-issue/session-4-log.txt",
+  "issue-667-pricing-calculation-failures/pr49-run2-log.txt",
+  "issue-759-log-truncation/gist-7257b11a-log.txt",
+  "pr-4-revert-issue/session1_log.txt",
+  "pr-4-revert-issue/session2_log.txt",
+  "pr-4-revert-issue/session3_log.txt",
+].map((file) => `docs/case-studies/${file}`);
+
 const REWARD = "reward == 1 in the result entry (tau-bench's own reward)";
 const GRADED = "info.reward_info: r_actions == 1 and r_outputs == 1 where checked (this file's reward is a graded score, not 0/1)";
 
@@ -418,6 +441,36 @@ export const SOURCES = [
     }),
   },
   {
+    id: "claudecode-spotter",
+    repo: "marot/spotter",
+    commit: "8cc42b0bd39d04e71e509d7d58e6782ab435329f",
+    licence: "MIT (LICENSE in the repository)",
+    family: "claude-code",
+    format: "claude-code",
+    system: "Claude Code 2.1.x, interactive sessions (Bash, Read, Edit, Grep, Glob, TodoWrite, Task sub-agents in their own agent-*.jsonl files)",
+    // The author's ~/.claude/projects sessions of the repository's own development, copied as test fixtures.
+    files: /^test\/fixtures\/transcripts\/.*\.jsonl$/,
+    run: (t) => ({ key: t.runId, taskId: `spotter/${t.runId.split("/")[0]}`, solved: null, solvedHow: UNKNOWN_SESSION, model: t.meta.model }),
+  },
+  {
+    id: "claudecode-hivemind-headless",
+    repo: "link-assistant/hive-mind",
+    commit: "9a4eae50ec54e3c5a183bf3c1f6e2605814abd93",
+    licence: "Unlicense (LICENSE in the repository)",
+    family: "claude-code",
+    format: "claude-code",
+    system: "hive-mind's solve.mjs driving Claude Code 2.0.x headless (claude -p --output-format stream-json) on GitHub issues",
+    files: HIVE_MIND_LOGS,
+    split: (text, file) => [{ name: file, text: streamJsonEvents(text), info: null }],
+    run: (t, { path }) => ({
+      key: `${path.replace(/^docs\/case-studies\//, "").replace(/\.(txt|log)$/, "")}/${t.runId}`,
+      taskId: `hive-mind/${path.split("/")[2]}`,
+      solved: null,
+      solvedHow: "unknown: the solve logs do not say whether the pull request was accepted",
+      model: t.meta.model,
+    }),
+  },
+  {
     id: "react-webshop",
     repo: "ysymyth/ReAct",
     commit: "6bdb3a1fd38b8188fc7ba4102969fe483df8fdc9",
@@ -454,6 +507,33 @@ export const SOURCES = [
     }),
   },
 ];
+
+const LOG_EVENT_START = /^\[(\d{4}-\d\d-\d\dT[\d:.]+Z)\] \[INFO\] \{\s*$/;
+
+/**
+ * The stream-json events a hive-mind solve log printed (each as indented JSON after a `[time]
+ * [INFO]` prefix, ending at a line `}`), one per line, each with the log line's time as its
+ * `timestamp` (stream-json events carry none). Events that do not parse (a log line cut inside
+ * one) and lines that are not events are left out.
+ */
+function streamJsonEvents(text) {
+  const lines = text.split("\n");
+  const events = [];
+  for (let i = 0; i < lines.length; i++) {
+    const start = LOG_EVENT_START.exec(lines[i]);
+    if (!start) continue;
+    const end = lines.indexOf("}", i + 1);
+    if (end === -1) break;
+    try {
+      const event = JSON.parse(["{", ...lines.slice(i + 1, end), "}"].join("\n"));
+      if (typeof event.session_id === "string") events.push(JSON.stringify({ ...event, timestamp: start[1] }));
+    } catch {
+      // a log line cut inside an event: not an event
+    }
+    i = end;
+  }
+  return events.join("\n");
+}
 
 const WEBSHOP_CELL = 7;
 const WEBSHOP_SCORE = /^Observation: Your score \(min 0\.0, max 1\.0\): ([\d.]+)/;
