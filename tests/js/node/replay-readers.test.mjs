@@ -325,6 +325,9 @@ test("Claude Code sub-agents without agent ids: one run per sub-agent conversati
     ["5f0c2a9e-1b7d-4c3e-9a61-2d8e4f7b0c11/sidechain-1", ["Grep"]],
     ["5f0c2a9e-1b7d-4c3e-9a61-2d8e4f7b0c11/sidechain-2", ["Grep"]],
   ]);
+  // In a sub-agent's own file, the file name names the agent.
+  const own = readTrajectories(sidechain.map((e) => JSON.stringify(e)).join("\n"), { name: "subagents/agent-7ac1.jsonl" });
+  assert.deepEqual(own.map((r) => [r.runId, tools(r)]), [["5f0c2a9e-1b7d-4c3e-9a61-2d8e4f7b0c11/7ac1", ["Grep"]]]);
 });
 
 test("Claude Code resumed session: the copied history is read once, the new session continues the run", () => {
