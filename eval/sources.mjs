@@ -471,6 +471,24 @@ export const SOURCES = [
     }),
   },
   {
+    id: "codex-hivemind-exec",
+    repo: "link-assistant/hive-mind",
+    commit: "9a4eae50ec54e3c5a183bf3c1f6e2605814abd93",
+    licence: "Unlicense (LICENSE in the repository)",
+    family: "codex",
+    format: "codex",
+    system: "hive-mind's solve.mjs driving Codex CLI headless (codex exec --json) on a GitHub issue",
+    files: ["docs/case-studies/issue-642-codex-watch-mode-and-network/original-solve-log.txt"],
+    split: (text, file) => [{ name: file, text: codexExecEvents(text), info: null }],
+    run: (t) => ({
+      key: t.runId,
+      taskId: "hive-mind/issue-642",
+      solved: null,
+      solvedHow: "unknown: the solve log does not say whether the pull request was accepted",
+      model: t.meta.model ?? "not recorded in codex exec --json output",
+    }),
+  },
+  {
     id: "react-webshop",
     repo: "ysymyth/ReAct",
     commit: "6bdb3a1fd38b8188fc7ba4102969fe483df8fdc9",
@@ -531,6 +549,29 @@ function streamJsonEvents(text) {
       // a log line cut inside an event: not an event
     }
     i = end;
+  }
+  return events.join("\n");
+}
+
+const LOG_LINE_EVENT = /^(?:\[(\d{4}-\d\d-\d\dT[\d:.]+Z)\] \[INFO\] )?(\{"type":"(?:thread|turn|item)\..*)$/;
+
+/**
+ * The `codex exec --json` events a hive-mind solve log printed (one per line, most after a `[time]
+ * [INFO]` prefix), one per line, each with the time of its log line (or of the last one before it)
+ * as its `timestamp`.
+ */
+function codexExecEvents(text) {
+  const events = [];
+  let time;
+  for (const line of text.split("\n")) {
+    const match = LOG_LINE_EVENT.exec(line);
+    if (!match) continue;
+    time = match[1] ?? time;
+    try {
+      events.push(JSON.stringify({ ...JSON.parse(match[2]), ...(time === undefined ? {} : { timestamp: time }) }));
+    } catch {
+      // a log line cut inside an event: not an event
+    }
   }
   return events.join("\n");
 }
