@@ -471,6 +471,25 @@ export const SOURCES = [
     }),
   },
   {
+    id: "claudecode-hivemind-681",
+    repo: "link-assistant/hive-mind",
+    commit: "594c106d36e403523cadf46921e18420ce615acb",
+    licence: "Unlicense (LICENSE in the repository)",
+    family: "claude-code",
+    format: "claude-code",
+    system: "hive-mind's solve.mjs driving Claude Code 2.0.x headless (claude -p --output-format stream-json) on a GitHub issue, then resuming it",
+    // second-session-log.txt prints the first session again before the resumed one: first-session-log.txt is left out.
+    files: ["docs/case-studies/issue-681-base-branch-not-used/second-session-log.txt"],
+    split: (text, file) => [{ name: file, text: streamJsonEvents(text), info: null }],
+    run: (t) => ({
+      key: t.runId,
+      taskId: "hive-mind/issue-681",
+      solved: null,
+      solvedHow: "unknown: the solve logs do not say whether the pull request was accepted",
+      model: t.meta.model,
+    }),
+  },
+  {
     id: "codex-hivemind-exec",
     repo: "link-assistant/hive-mind",
     commit: "9a4eae50ec54e3c5a183bf3c1f6e2605814abd93",
