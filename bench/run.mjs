@@ -181,6 +181,24 @@ if (footprint.error !== undefined) {
   ]);
 }
 
+log("(g2) one-call runs at historySize 30, 1,000 and 10,000, each in a fresh process");
+const oneCall = [30, 1000, 10_000].map((historySize) => {
+  const measured = child("footprint.mjs", String(historySize), "1");
+  return { historySize, perRun: measured.error === undefined ? (measured.after - measured.before) / measured.runs : undefined };
+});
+rows.push([
+  "(g2) wasm memory per one-call run, historySize 30 / 1,000 / 10,000",
+  oneCall.map((m) => (m.perRun === undefined ? "n/a" : bytes(m.perRun))).join(" / "),
+  "≤ 2 KB at any historySize",
+  met(oneCall.every((m) => m.perRun !== undefined) ? oneCall.every((m) => m.perRun <= 2 * KB) : undefined),
+]);
+
+log(`(k) first verdict in ${INSTANTIATE_SAMPLES} fresh processes`);
+const firsts = Array.from({ length: INSTANTIATE_SAMPLES }, () => child("first-verdict.mjs"));
+const firstOf = (clock, step) => median(firsts.map((s) => s[clock][step]));
+const firstRow = (clock) =>
+  `${firstOf(clock, "totalMs").toFixed(1)} ms (import ${firstOf(clock, "importMs").toFixed(1)}, construct ${firstOf(clock, "constructMs").toFixed(1)}, first check + record ${firstOf(clock, "firstCallMs").toFixed(1)})`;
+
 log(`(i) compile + init in ${INSTANTIATE_SAMPLES} fresh processes`);
 const inits = Array.from({ length: INSTANTIATE_SAMPLES }, () => child("instantiate.mjs"));
 const initMs = median(inits.map((s) => s.compileMs + s.initMs));
@@ -190,6 +208,9 @@ rows.push([
   "≤ 5 ms",
   met(initMs <= 5),
 ]);
+
+rows.push(["(k) first verdict in a fresh process, wall time", firstRow("wall"), "≤ 10 ms", met(firstOf("wall", "totalMs") <= 10)]);
+rows.push(["(k) the same, CPU time of the process", firstRow("cpu"), "", met(undefined)]);
 
 const wasm = fs.readFileSync(WASM_FILE);
 const gzipped = zlib.gzipSync(wasm, { level: 9 }).length;

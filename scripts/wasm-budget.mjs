@@ -12,5 +12,6 @@
 // recognising arguments already in canonical form, escaping inline for the hasher, hashing host
 // strings through a latin1 view: +3.0 KB together). Issue 27's house sweep took 2.2 KB off
 // (161.2 -> 159.0 KB: one engine seam, one record method per engine, lists said once), so the
-// budget comes down to 160 KB.
-export const WASM_GZIP_BUDGET = 160 * 1024;
+// budget came down to 160 KB. Issue 35 raised it by 0.5 KB: a run's window buffer that grows with
+// its records and a cap log searched in order (+0.4 KB).
+export const WASM_GZIP_BUDGET = 160.5 * 1024;

@@ -3,15 +3,18 @@
  * is read and compiled on the first `new LoopGuard()` (or `coreVersion()`, `init()`), not at import.
  * Large result texts, and the core's long inputs, are hashed with node:crypto (node-sha256.ts).
  */
-import { readFileSync } from "node:fs";
 import { coreVersionOf, guardOn, syncInit } from "../entry.js";
 import { glueRuntime } from "./glue-runtime.js";
 import { sha256Bytes, sha256Hex } from "./node-sha256.js";
 
 export * from "../public.js";
 
+// node:fs through `process.getBuiltinModule`, not an ESM import: see node-sha256.ts.
+const readWasm = (): Uint8Array<ArrayBuffer> =>
+  process.getBuiltinModule("node:fs").readFileSync(new URL("../tool_loop_guard_bg.wasm", import.meta.url));
+
 const runtime = glueRuntime(
-  () => new WebAssembly.Module(readFileSync(new URL("../tool_loop_guard_bg.wasm", import.meta.url))),
+  () => new WebAssembly.Module(readWasm()),
   sha256Hex,
   sha256Bytes,
 );

@@ -9,17 +9,11 @@ use crate::verdict::{DetectorId, Finding, Level};
 pub fn detect(window: &Window, proposal: &Proposal, _config: &Config) -> Option<Finding> {
     let cap = proposal.cap?;
     let at = proposal.at?;
-    let times = window.run.cap_times(proposal.tool)?;
-    let recent: Vec<f64> = times
-        .iter()
-        .copied()
-        .filter(|t| at - t < cap.window_ms)
-        .collect();
-    let count = u32::try_from(recent.len()).unwrap_or(u32::MAX);
+    let (recent, oldest) = window.run.cap_times(proposal.tool)?.within(at, cap.window_ms);
+    let count = u32::try_from(recent).unwrap_or(u32::MAX);
     if count < cap.calls {
         return None;
     }
-    let oldest = recent.iter().copied().fold(f64::INFINITY, f64::min);
     let mut finding = Finding::new(DetectorId::ToolCap, Level::Critical, count, cap.calls);
     finding.retry_after_ms = Some((oldest + cap.window_ms - at).max(0.0));
     finding.window_ms = Some(cap.window_ms);

@@ -174,7 +174,7 @@ impl NativeEngine {
         let vetoed = matches!(answer.action(), Action::Block | Action::Stop);
         run.turns = run.turns.saturating_add(1);
         if let (Some(cap), false) = (proposal.cap, vetoed) {
-            run.log_capped_call(&call.tool, at, cap.calls);
+            run.log_capped_call(&call.tool, at, cap);
         }
         let tool = match known_tool {
             Some(index) => index,

@@ -21,7 +21,7 @@ use crate::run::record_meta::{
 };
 use crate::run::record_notes::Note;
 use crate::run::snapshot_bytes::{Reader, Writer};
-use crate::run::state::{CompactionWatch, Run};
+use crate::run::state::{CapLog, CompactionWatch, Run};
 use crate::run::table::RunSnapshot;
 use crate::run::tool_table::ToolTable;
 use std::collections::VecDeque;
@@ -66,10 +66,10 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
         w.str(tool);
     }
     w.len(run.cap_log.len());
-    for (tool, times) in &run.cap_log {
-        w.str(tool);
-        w.len(times.len());
-        for t in times {
+    for log in &run.cap_log {
+        w.str(&log.tool);
+        w.len(log.times.len());
+        for t in &log.times {
             w.f64(*t);
         }
     }
@@ -205,7 +205,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         for _ in 0..r.len()? {
             times.push_back(r.f64()?);
         }
-        run.cap_log.push((tool, times));
+        run.cap_log.push(CapLog::restored(tool, times));
     }
     run.compaction = match r.u8()? {
         0 => None,
@@ -414,7 +414,14 @@ mod tests {
         run.trailing_vetoes = 1;
         run.progress_floor = 3;
         run.turns = 12;
-        run.log_capped_call("edit", 2.5, 3);
+        run.log_capped_call(
+            "edit",
+            2.5,
+            crate::config::tools::Cap {
+                calls: 3,
+                window_ms: 60_000.0,
+            },
+        );
         run.compaction = Some(Box::new(CompactionWatch {
             remaining: 4,
             first: Some(("read".to_owned(), [1; 8], [2; 8])),

@@ -2,7 +2,7 @@
 //! results, so memory per run is O(historySize)), the tool names they refer to, and the run's
 //! counters, cap log and compaction watch. Records enter the window here and are settled here.
 
-use crate::config::tools::ToolKind;
+use crate::config::tools::{Cap, ToolKind};
 use crate::run::call_ids::CallIds;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
 use crate::run::last_arguments::LastArguments;
@@ -14,12 +14,72 @@ use crate::run::tool_table::ToolTable;
 use crate::verdict::DetectorId;
 use std::collections::VecDeque;
 
-/// Slots a run's record buffer has beyond `history_size`. The window slides through them and is
-/// moved back to the front of the buffer only when they run out, so it stays one slice: once the
-/// window is full, every other push moves its `history_size - 1` records (under 1 KB at the
-/// default 30). Two, not more: 100,000 runs must fit in 128 MB, and each spare costs every run
-/// 32 bytes.
-const SPARE_SLOTS: usize = 2;
+/// Slots a run's record buffer may have beyond `history_size`. The window slides through them
+/// and is moved back to the front of the buffer only when they run out, so it stays one slice:
+/// moving `history_size` records once every `history_size / 8` pushes is at most 8 records a
+/// push, whatever the window's size. At least 2, so a small window does not move every push.
+fn spare_slots(history_size: usize) -> usize {
+    (history_size / 8).max(2)
+}
+
+/// The fewest slots a run's buffer is given at its first push: a run of one call costs 128
+/// bytes of records, not a window's worth.
+const FIRST_SLOTS: usize = 4;
+
+/// The times of one capped tool's allowed calls, oldest first, at most `cap.calls` of them.
+/// While they arrive in order (the host's clock does not go back), a check finds the calls within
+/// the cap's window by a binary search and times that left it are dropped as calls are logged, so
+/// neither the cost of a check nor the log grows with `cap.calls`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CapLog {
+    pub tool: String,
+    pub times: VecDeque<f64>,
+    /// Whether `times` is in ascending order.
+    in_order: bool,
+}
+
+impl CapLog {
+    /// A log of `times` as a snapshot held them.
+    pub fn restored(tool: String, times: VecDeque<f64>) -> CapLog {
+        let in_order = times.iter().zip(times.iter().skip(1)).all(|(a, b)| a <= b);
+        CapLog {
+            tool,
+            times,
+            in_order,
+        }
+    }
+
+    fn push(&mut self, at: f64, cap: Cap) {
+        self.in_order &= self.times.back().is_none_or(|&newest| newest <= at);
+        self.times.push_back(at);
+        while self.times.len() > cap.calls as usize {
+            self.times.pop_front();
+        }
+        if self.in_order {
+            let gone = self.outside(at, cap.window_ms);
+            self.times.drain(..gone);
+        }
+    }
+
+    /// How many of the oldest times are `window_ms` or more before `at` (in order only).
+    fn outside(&self, at: f64, window_ms: f64) -> usize {
+        self.times.partition_point(|&t| at - t >= window_ms)
+    }
+
+    /// The calls within `window_ms` before `at` (later ones too): their count and the oldest
+    /// time among them.
+    pub fn within(&self, at: f64, window_ms: f64) -> (usize, f64) {
+        if self.in_order {
+            let first = self.outside(at, window_ms);
+            let oldest = self.times.get(first).copied().unwrap_or(f64::INFINITY);
+            return (self.times.len() - first, oldest);
+        }
+        self.times
+            .iter()
+            .filter(|&&t| at - t < window_ms)
+            .fold((0, f64::INFINITY), |(n, oldest), &t| (n + 1, oldest.min(t)))
+    }
+}
 
 /// Post-compaction watch: armed by `compacted`, looks at the next `remaining` completions.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +97,7 @@ pub struct Run {
     /// Tool names referenced by records (by index).
     pub tools: ToolTable,
     /// The window is `records[start..]`, oldest first; the slots before `start` hold dropped
-    /// records until a push moves the window back to the front (see `SPARE_SLOTS`), so the
+    /// records until a push moves the window back to the front (see `spare_slots`), so the
     /// window is always one slice. Private: records enter and leave only through `push`,
     /// `restore`, `keep_newest` and `settle`, which keep `start` and `missing_reports` right.
     records: Vec<CallRecord>,
@@ -61,7 +121,7 @@ pub struct Run {
     /// Calls checked in this run (for `maxTurns`).
     pub turns: u32,
     /// Times of the allowed calls of capped tools, at most `cap.calls` each.
-    pub cap_log: Vec<(String, VecDeque<f64>)>,
+    pub cap_log: Vec<CapLog>,
     /// What the window's calls may have changed, and the shared causes of their failures.
     pub notes: RecordNotes,
     /// The argument members of each read tool's last checked call.
@@ -146,18 +206,22 @@ impl Run {
     }
 
     /// Appends a record, dropping the oldest beyond `history_size`; returns its index. The
-    /// buffer is allocated once, at `history_size` plus its spare slots.
+    /// buffer grows with the records the run holds (doubling, from `FIRST_SLOTS`) up to
+    /// `history_size` plus its spare slots, and no further.
     pub fn push(&mut self, record: CallRecord, history_size: usize) -> usize {
         while self.records().len() >= history_size.max(1) {
             self.pop_oldest();
         }
-        if self.records.len() == self.records.capacity() && self.start > 0 {
-            self.records.drain(..self.start);
-            self.start = 0;
-        }
-        let size = history_size + SPARE_SLOTS;
-        if self.records.capacity() < size {
-            self.records.reserve_exact(size - self.records.len());
+        if self.records.len() == self.records.capacity() {
+            let size = history_size.max(1) + spare_slots(history_size);
+            if self.start > 0 && self.records.capacity() >= size.min(2 * self.records().len()) {
+                self.records.drain(..self.start);
+                self.start = 0;
+            } else {
+                let grown = (2 * self.records.capacity()).clamp(FIRST_SLOTS, size.max(FIRST_SLOTS));
+                self.records
+                    .reserve_exact(grown.saturating_sub(self.records.len()).max(1));
+            }
         }
         self.next_seq += 1;
         self.records.push(record);
@@ -171,15 +235,15 @@ impl Run {
     }
 
     /// Drops the oldest records beyond `history_size` (an imported run meeting a smaller window)
-    /// and fits the buffer to `history_size` plus its spare slots, whatever size the snapshot's
-    /// guard used: an imported run costs what a live one does.
+    /// and fits the buffer to the records it keeps, whatever size the snapshot's guard used: an
+    /// imported run costs what a live one holding those records does.
     pub fn keep_newest(&mut self, history_size: usize) {
         while self.records().len() > history_size {
             self.pop_oldest();
         }
         self.records.drain(..self.start);
         self.start = 0;
-        self.records.shrink_to(history_size + SPARE_SLOTS);
+        self.records.shrink_to_fit();
     }
 
     /// Drops the oldest record (its slot is reclaimed when the window moves to the front) and
@@ -309,27 +373,23 @@ impl Run {
     }
 
     /// Times of the recent allowed calls of a capped tool.
-    pub fn cap_times(&self, tool: &str) -> Option<&VecDeque<f64>> {
-        self.cap_log
-            .iter()
-            .find(|(t, _)| t == tool)
-            .map(|(_, times)| times)
+    pub fn cap_times(&self, tool: &str) -> Option<&CapLog> {
+        self.cap_log.iter().find(|log| log.tool == tool)
     }
 
-    /// Notes an allowed call of a capped tool, keeping the newest `keep` times.
-    pub fn log_capped_call(&mut self, tool: &str, at: f64, keep: u32) {
-        let index = match self.cap_log.iter().position(|(t, _)| t == tool) {
+    /// Notes an allowed call of a capped tool, keeping the newest `cap.calls` times and none
+    /// older than `cap.window_ms` before the newest.
+    pub fn log_capped_call(&mut self, tool: &str, at: f64, cap: Cap) {
+        let index = match self.cap_log.iter().position(|log| log.tool == tool) {
             Some(i) => i,
             None => {
-                self.cap_log.push((tool.to_owned(), VecDeque::new()));
+                self.cap_log
+                    .push(CapLog::restored(tool.to_owned(), VecDeque::new()));
                 self.cap_log.len() - 1
             }
         };
-        if let Some((_, times)) = self.cap_log.get_mut(index) {
-            times.push_back(at);
-            while times.len() > keep as usize {
-                times.pop_front();
-            }
+        if let Some(log) = self.cap_log.get_mut(index) {
+            log.push(at, cap);
         }
     }
 
@@ -367,7 +427,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_buffer_is_allocated_once_and_the_window_slides_through_it() {
+    fn the_buffer_grows_with_the_run_and_the_window_slides_through_it() {
         let mut run = Run::default();
         for i in 0..100u32 {
             let tool = run.intern_tool(if i % 2 == 0 { "a" } else { "b" }, 30);
@@ -379,8 +439,39 @@ mod tests {
             let times: Vec<f64> = run.records().iter().map(|r| r.at).collect();
             let oldest = (i + 1).saturating_sub(30);
             assert_eq!(times, (oldest..=i).map(f64::from).collect::<Vec<_>>());
+            assert!(run.records.capacity() <= (2 * (i as usize + 1)).max(FIRST_SLOTS));
         }
-        assert_eq!(run.records.capacity(), 30 + SPARE_SLOTS);
+        assert_eq!(run.records.capacity(), 30 + spare_slots(30));
+    }
+
+    #[test]
+    fn a_short_run_holds_only_its_records_at_any_window_size() {
+        for history_size in [1, 30, 1000, 10_000] {
+            let mut run = Run::default();
+            run.push(
+                CallRecord::pending(0, [1; 8], ToolKind::Read, 0.0, 0, None),
+                history_size,
+            );
+            assert_eq!(run.records.capacity(), FIRST_SLOTS);
+        }
+    }
+
+    #[test]
+    fn a_full_window_moves_at_most_eight_records_a_push() {
+        let mut run = Run::default();
+        let mut moves = 0;
+        for i in 0..10_000u32 {
+            let before = run.start;
+            run.push(
+                CallRecord::pending(0, [1; 8], ToolKind::Read, f64::from(i), 0, None),
+                1000,
+            );
+            if run.start < before {
+                moves += before - run.start + run.records().len() - 1;
+            }
+        }
+        assert!(moves <= 8 * 10_000, "{moves} records moved");
+        assert_eq!(run.records.capacity(), 1000 + spare_slots(1000));
     }
 
     #[test]
@@ -428,13 +519,13 @@ mod tests {
         run.keep_newest(30);
         let times: Vec<f64> = run.records().iter().map(|r| r.at).collect();
         assert_eq!(times, (70..100).map(f64::from).collect::<Vec<_>>());
-        assert_eq!(run.records.capacity(), 30 + SPARE_SLOTS);
+        assert_eq!(run.records.capacity(), 30);
         run.push(
             CallRecord::pending(0, [1; 8], ToolKind::Read, 100.0, 0, None),
             30,
         );
         assert_eq!(run.records().first().map(|r| r.at), Some(71.0));
-        assert_eq!(run.records.capacity(), 30 + SPARE_SLOTS);
+        assert_eq!(run.records.capacity(), 30 + spare_slots(30));
     }
 
     #[test]
@@ -454,5 +545,46 @@ mod tests {
             .map(|r| run.tool_name(r.tool()))
             .collect();
         assert_eq!(names, ["t7", "t8", "t9"]);
+    }
+
+    /// The calls a cap log counts within a window are those a scan of every time counts, in
+    /// order or not; in order, times that left the window are dropped.
+    #[test]
+    fn a_cap_log_counts_as_a_scan_of_every_time_does() {
+        let cap = Cap {
+            calls: 5,
+            window_ms: 100.0,
+        };
+        for times in [
+            vec![0.0, 10.0, 50.0, 120.0, 130.0, 300.0, 301.0, 301.0, 399.5],
+            vec![0.0, 200.0, 50.0, 120.0, 10.0, 300.0, 250.0, 301.0],
+        ] {
+            let mut log = CapLog::restored("t".to_owned(), VecDeque::new());
+            let mut kept: VecDeque<f64> = VecDeque::new();
+            for &at in &times {
+                for probe in [at - 150.0, at, at + 50.0, at + 99.0, at + 100.0] {
+                    let recent: Vec<f64> = kept
+                        .iter()
+                        .copied()
+                        .filter(|t| probe - t < cap.window_ms)
+                        .collect();
+                    let oldest = recent.iter().copied().fold(f64::INFINITY, f64::min);
+                    let (count, found_oldest) = log.within(probe, cap.window_ms);
+                    if probe >= log.times.back().copied().unwrap_or(f64::NEG_INFINITY) {
+                        assert_eq!(
+                            (count, found_oldest),
+                            (recent.len(), oldest),
+                            "{times:?} at {probe}"
+                        );
+                    }
+                }
+                log.push(at, cap);
+                kept.push_back(at);
+                while kept.len() > cap.calls as usize {
+                    kept.pop_front();
+                }
+            }
+            assert!(log.times.len() <= cap.calls as usize);
+        }
     }
 }
