@@ -1,10 +1,10 @@
 //! What a `global_circuit_breaker` stop ended, for the text the user reads: the breaker fires on
 //! any loop that ran too long (identical calls, a ping-pong, an outage retried over and over), and
-//! the user should be told which. The cause is the finding the stopped call would have met without
-//! the breaker, or the outage the call is part of. Judged only when a run stops.
+//! the user should be told which. The cause is the finding the stopped call meets from the other
+//! detectors, or the outage the call is part of. Judged only when a run stops.
 
 use crate::config::Config;
-use crate::detectors::{decide, Proposal};
+use crate::detectors::{decide_without_breaker, Proposal};
 use crate::record::keys::tool_key;
 use crate::run::state::Run;
 use crate::verdict::{Basis, DetectorId, StopCause};
@@ -23,7 +23,5 @@ pub fn behind_breaker(run: &Run, proposal: &Proposal, config: &Config) -> Option
             partner_tool: None,
         });
     }
-    let mut without_breaker = config.clone();
-    without_breaker.global_circuit_breaker_threshold = u32::MAX;
-    decide(run, proposal, &without_breaker).map(|found| StopCause::of(&found))
+    decide_without_breaker(run, proposal, config).map(|found| StopCause::of(&found))
 }
