@@ -12,5 +12,6 @@
 // recognising arguments already in canonical form, escaping inline for the hasher, hashing host
 // strings through a latin1 view: +3.0 KB together). Issue 27's house sweep took 2.2 KB off
 // (161.2 -> 159.0 KB: one engine seam, one record method per engine, lists said once), so the
-// budget comes down to 160 KB.
-export const WASM_GZIP_BUDGET = 160 * 1024;
+// budget comes down to 160 KB. Issue 34 raised it by 1 KB for stop texts true to their cause (the
+// user's text for each cause, ~0.9 KB; finding the loop behind a breaker's stop, ~0.1 KB).
+export const WASM_GZIP_BUDGET = 161 * 1024;
