@@ -256,9 +256,9 @@ pub struct Verdict {
     pub retry_after_ms: Option<f64>,
     /// A record's result repeats that of the earlier call with this id (config `sameAs`).
     pub same_as: Option<String>,
-    /// `stop` verdicts: the loop the run was stopped for, which the user's text names (see
-    /// [`StopCause`]); `None` where the verdict's own detector and partner tool say it.
-    pub cause: Option<StopCause>,
+    /// `stop` verdicts: the loop the run was stopped for (its detector, basis and partner tool),
+    /// which the user's text names; `None` where the verdict's own detector and partner tool say it.
+    pub(crate) cause: Option<StopCause>,
 }
 
 /// Why a run was stopped, as the text for the user tells it: the detector whose finding stands
