@@ -198,7 +198,7 @@ export class CallerLedger extends DurableObject {
       if (this.#runs.size >= max) this.#prune(now);
       if (this.#runs.size >= max) {
         let soonest = Infinity;
-        for (const lapses of this.#runs.values()) soonest = Math.min(soonest, lapses);
+        for (const until of this.#runs.values()) soonest = Math.min(soonest, until);
         const message = `this caller has ${max} live runs: end one (POST /end) or wait until one lapses`;
         return { code: "too_many_runs", field: "runId", message, retryAfterMs: soonest - now };
       }
