@@ -13,5 +13,7 @@
 // strings through a latin1 view: +3.0 KB together). Issue 27's house sweep took 2.2 KB off
 // (161.2 -> 159.0 KB: one engine seam, one record method per engine, lists said once), so the
 // budget came down to 160 KB. Issue 35 raised it by 0.5 KB: a run's window buffer that grows with
-// its records and a cap log searched in order (+0.4 KB).
-export const WASM_GZIP_BUDGET = 160.5 * 1024;
+// its records and a cap log searched in order (+0.4 KB). Issue 34 raised it by 1 KB for stop texts
+// true to their cause (the user's text for each cause, ~0.9 KB; finding the loop behind a
+// breaker's stop, ~0.1 KB).
+export const WASM_GZIP_BUDGET = 161.5 * 1024;

@@ -161,3 +161,220 @@ fn identical_runs_despite_edits_are_told_as_such_and_refused() {
     );
     assert!(!text(&refusal).contains("cannot produce anything new"));
 }
+
+/// One call a driven agent makes: tool, arguments, what it returns (`{"result": …}` or
+/// `{"error": …}`) and when.
+struct Call {
+    tool: String,
+    args: Value,
+    outcome: Value,
+    at: f64,
+}
+
+fn call(tool: &str, args: Value, outcome: Value, at: f64) -> Call {
+    Call {
+        tool: tool.to_owned(),
+        args,
+        outcome,
+        at,
+    }
+}
+
+/// Drives an agent loop (`next(i)`: its i-th call, from 0) through `check` and, unless refused,
+/// `record`, until the guard stops the run (at most 200 calls); the stop verdict as JSON.
+fn stop_of(config: Value, compacted_after: Option<u32>, next: impl Fn(u32) -> Call) -> Value {
+    drive(config, compacted_after, next).expect("the run is stopped within 200 calls")
+}
+
+fn drive(config: Value, compacted_after: Option<u32>, next: impl Fn(u32) -> Call) -> Option<Value> {
+    let mut guard = Guard::new(&config).unwrap();
+    for i in 0..200 {
+        if compacted_after == Some(i) {
+            guard.compacted(None);
+        }
+        let Call {
+            tool,
+            args,
+            outcome,
+            at,
+        } = next(i);
+        let proposed = json!({"tool": tool, "args": args, "at": at, "callId": format!("c{i}")});
+        let checked: Value =
+            serde_json::from_str(&guard.check(&proposed.to_string(), at).unwrap().to_json())
+                .unwrap();
+        match checked["action"].as_str() {
+            Some("stop") => return Some(checked),
+            Some("block") => continue,
+            _ => {}
+        }
+        let mut done = proposed.clone();
+        for (key, value) in outcome.as_object().unwrap() {
+            done[key] = value.clone();
+        }
+        let recorded: Value =
+            serde_json::from_str(&guard.record(&done.to_string(), at).unwrap().to_json()).unwrap();
+        if recorded["action"] == "stop" {
+            return Some(recorded);
+        }
+    }
+    None
+}
+
+/// The stop's `userMessage`, after checking that the stop came from `detector`.
+fn user_text(stop: &Value, detector: &str) -> String {
+    assert_eq!(stop["detector"], detector, "{stop}");
+    stop["userMessage"].as_str().unwrap().to_owned()
+}
+
+/// Advice that fits only a loop the model made up: never given for an outage, a cap or a missing tool.
+const ASK_IN_SMALLER_STEPS: &str = "smaller steps";
+
+#[test]
+fn each_stop_tells_the_user_its_own_cause() {
+    let result = |text: &str| json!({ "result": text });
+    let second = |i: u32| f64::from(i) * 1000.0;
+
+    // One call repeated with the same result.
+    let repeat = stop_of(json!(null), None, |i| {
+        call("update_task", json!({"id": 7}), result("ok"), second(i))
+    });
+    let text = user_text(&repeat, "global_circuit_breaker");
+    assert!(
+        text.contains("repeating the same `update_task` call"),
+        "{text}"
+    );
+
+    // Two calls alternating, each with its same result: both are named, neither as "the same call".
+    for config in [json!(null), json!({"preset": "openclaw"})] {
+        let stop = stop_of(config.clone(), None, |i| {
+            let tool = if i % 2 == 0 { "a" } else { "b" };
+            call(
+                tool,
+                json!({}),
+                result(&format!("{tool} says no")),
+                second(i),
+            )
+        });
+        let text = stop["userMessage"].as_str().unwrap();
+        assert!(
+            text.contains("back and forth between `a` and `b`")
+                || text.contains("back and forth between `b` and `a`"),
+            "{config}: {stop}"
+        );
+        assert!(!text.contains("the same `"), "{text}");
+    }
+
+    // Three calls going round.
+    let round = stop_of(json!(null), None, |i| {
+        let tool = ["list", "read", "check"][(i % 3) as usize];
+        call(
+            tool,
+            json!({}),
+            result(&format!("{tool}: nothing")),
+            second(i),
+        )
+    });
+    let text = user_text(&round, "global_circuit_breaker");
+    assert!(
+        text.contains("going round the same few tool calls"),
+        "{text}"
+    );
+
+    // An outage: the tool fails with 503 and is retried at once, again and again.
+    let outage = stop_of(json!(null), None, |i| {
+        call(
+            "fetch_weather",
+            json!({"city": "Oslo"}),
+            json!({"error": "503 Service Unavailable"}),
+            f64::from(i) * 100.0,
+        )
+    });
+    let text = user_text(&outage, "global_circuit_breaker");
+    assert!(
+        text.contains("`fetch_weather` kept failing with temporary errors")
+            && text.contains("unavailable")
+            && text.contains("try again later"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(ASK_IN_SMALLER_STEPS) && !text.contains("repeating"),
+        "{text}"
+    );
+
+    // A tool that does not exist.
+    let missing = stop_of(json!(null), None, |i| {
+        call(
+            "get_wether",
+            json!({"q": i}),
+            json!({"error": "Tool get_wether not found"}),
+            second(i),
+        )
+    });
+    let text = user_text(&missing, "global_circuit_breaker");
+    assert!(
+        text.contains("a tool that is not available here (`get_wether`)"),
+        "{text}"
+    );
+    assert!(!text.contains(ASK_IN_SMALLER_STEPS), "{text}");
+
+    // A capped tool called past its cap.
+    let capped = stop_of(
+        json!({"tools": {"search": {"cap": {"calls": 2, "windowMs": 3_600_000}}}}),
+        None,
+        |i| {
+            call(
+                "search",
+                json!({"q": i}),
+                result(&format!("hit {i}")),
+                second(i),
+            )
+        },
+    );
+    let text = user_text(&capped, "global_circuit_breaker");
+    assert!(
+        text.contains("`search` may only be used a limited number of times"),
+        "{text}"
+    );
+    assert!(!text.contains(ASK_IN_SMALLER_STEPS), "{text}");
+
+    // A poll whose status never changes.
+    let poll = stop_of(
+        json!({"tools": {"job_status": {"kind": "poll"}}}),
+        None,
+        |i| {
+            call(
+                "job_status",
+                json!({"job": 1}),
+                result("running"),
+                second(i),
+            )
+        },
+    );
+    let text = poll["userMessage"].as_str().unwrap();
+    assert!(
+        text.contains("checking on `job_status`, whose status did not change"),
+        "{poll}"
+    );
+
+    // The run's budget of calls.
+    let budget = stop_of(json!({"maxTurns": 3}), None, |i| {
+        call(
+            "read",
+            json!({"page": i}),
+            result(&format!("page {i}")),
+            second(i),
+        )
+    });
+    let text = user_text(&budget, "max_turns");
+    assert!(text.contains("its limit of 3 tool calls"), "{text}");
+
+    // A loop that resumes after compaction.
+    let resumed = stop_of(json!(null), Some(2), |i| {
+        call("status", json!({}), result("same"), second(i))
+    });
+    let text = user_text(&resumed, "post_compaction_loop");
+    assert!(
+        text.contains("after its earlier conversation was condensed"),
+        "{text}"
+    );
+}

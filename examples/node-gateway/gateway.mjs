@@ -7,7 +7,16 @@
 //   POST /end     {runId}                                              -> {ended: true} (forgets the run)
 //   GET  /healthz                                                      -> {redis: "PONG", conflicts} (503 without Redis)
 // A bad record gets 400 {code, field, message} (LoopGuardError's code and field); while Redis is
-// unreachable every request gets 503 {code: "store_unavailable"} at once, and changes nothing.
+// unreachable every request gets 503 {code: "store_unavailable"} at once, and changes nothing; a
+// run that kept changing under a request for 50 attempts in a row (more than 50 concurrent
+// requests on one run id) gets 503 {code: "conflict"}, and that request changed nothing.
+//
+// Bounds: a body of at most 16 MiB (else 413 `too_large`), a run id of at most 256 characters
+// (else 400 `invalid_record`, field `runId`); per caller, at most RATE_PER_MINUTE requests a minute
+// (rate-limit.mjs: a token bucket in Redis shared by every gateway process) and at most
+// MAX_LIVE_RUNS live runs (a run is live until POST /end or until its key expires, RUN_TTL_MS after
+// its last write); beyond either, 429 `rate_limited` / `too_many_runs` with Retry-After (seconds),
+// and nothing is touched.
 //
 // Access: every POST carries `Authorization: Bearer <token>`, one of the tokens of GUARD_TOKENS
 // (a JSON object {caller: token} in the environment; caller names of letters, digits, `_`, `.`
@@ -19,6 +28,7 @@
 //
 // Run it: GUARD_TOKENS='{"agent-1":"<a long random token>"}' REDIS_URL=redis://127.0.0.1:6379 \
 //         PORT=8787 GUARD_CONFIG='{"preset":"strict"}' node gateway.mjs
+// (also RUN_TTL_MS, MAX_LIVE_RUNS, RATE_PER_MINUTE; see README.md)
 // It prints `listening on http://HOST:PORT` when ready (PORT=0 picks a free port). Redis should
 // run with AOF on (`appendonly yes`; `appendfsync always` so that no acknowledged verdict is lost
 // even if the Redis machine crashes).
@@ -27,28 +37,37 @@ import http from "node:http";
 import { fileURLToPath } from "node:url";
 import { createClient } from "redis";
 import { LoopGuard, LoopGuardError } from "tool-loop-guard";
-import { RedisRunStore, RunConflictError } from "./run-store.mjs";
+import { takeToken } from "./rate-limit.mjs";
+import { RedisRunStore, RunConflictError, RunQuotaError } from "./run-store.mjs";
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const MAX_RUN_ID_LENGTH = 256;
+const DEFAULT_MAX_LIVE_RUNS = 10_000;
+const DEFAULT_RATE_PER_MINUTE = 6000;
 
 class HttpError extends Error {
-  constructor(status, code, message, field = null) {
+  constructor(status, code, message, field = null, retryAfterMs = undefined) {
     super(message);
     this.status = status;
     this.code = code;
     this.field = field;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
-/** The request body as parsed JSON (HttpError 400 / 413 otherwise). */
+/**
+ * The request body as parsed JSON (HttpError 400 / 413 otherwise). Only MAX_BODY_BYTES are kept;
+ * the rest of a longer body is read and dropped, so that a client still sending reads the 413
+ * rather than a broken connection.
+ */
 async function readJson(request) {
   const chunks = [];
   let size = 0;
   for await (const chunk of request) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, "too_large", `the body is larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   }
+  if (size > MAX_BODY_BYTES) throw new HttpError(413, "too_large", `the body is larger than ${MAX_BODY_BYTES} bytes`);
   try {
     return JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
@@ -56,10 +75,11 @@ async function readJson(request) {
   }
 }
 
-/** The runId of a body: a non-empty string (it names the run's state in Redis). */
+/** The runId of a body: a non-empty string of at most MAX_RUN_ID_LENGTH characters (it names the run's state in Redis). */
 function runIdOf(body) {
   const runId = body?.runId;
   if (typeof runId !== "string" || runId === "") throw new HttpError(400, "invalid_record", "runId must be a non-empty string", "runId");
+  if (runId.length > MAX_RUN_ID_LENGTH) throw new HttpError(400, "invalid_record", `runId must be at most ${MAX_RUN_ID_LENGTH} characters`, "runId");
   return runId;
 }
 
@@ -88,9 +108,16 @@ function authenticate(request, callers) {
   return caller;
 }
 
-/** The status and JSON body answering a failed request. */
+/** The Retry-After header of a wait (ms): whole seconds, at least 1. */
+const retryAfter = (ms) => ({ "retry-after": String(Math.max(1, Math.ceil(ms / 1000))) });
+
+/** The status, JSON body and headers answering a failed request. */
 function failure(error) {
-  if (error instanceof HttpError) return [error.status, { code: error.code, field: error.field, message: error.message }];
+  if (error instanceof HttpError) {
+    const headers = error.retryAfterMs === undefined ? {} : retryAfter(error.retryAfterMs);
+    return [error.status, { code: error.code, field: error.field, message: error.message }, headers];
+  }
+  if (error instanceof RunQuotaError) return [429, { code: "too_many_runs", field: "runId", message: error.message }, retryAfter(error.retryAfterMs)];
   if (error instanceof LoopGuardError) return [error.code === "internal" ? 500 : 400, { code: error.code, field: error.field, message: error.message }];
   if (error instanceof RunConflictError) return [503, { code: "conflict", message: error.message }];
   return [503, { code: "store_unavailable", message: `Redis: ${error?.message ?? error}` }];
@@ -99,13 +126,17 @@ function failure(error) {
 /**
  * The gateway's request handler over a connected node-redis client. `tokens`: the callers let in
  * ({caller: token}, see GUARD_TOKENS); `config`: the LoopGuardConfig of every run; `store`:
- * RedisRunStore options ({ttlMs, maxAttempts}; the key prefix is per caller).
+ * RedisRunStore options ({ttlMs, maxAttempts}; the key prefix is per caller); `limits`: per
+ * caller, {maxLiveRuns, ratePerMinute} (defaults 10,000 and 6,000).
  */
-export function createGateway({ redis, tokens, config, store: storeOptions } = {}) {
+export function createGateway({ redis, tokens, config, store: storeOptions, limits = {} } = {}) {
   const callers = parseCallers(tokens);
   const guard = new LoopGuard(config);
+  const { maxLiveRuns = DEFAULT_MAX_LIVE_RUNS, ratePerMinute = DEFAULT_RATE_PER_MINUTE } = limits;
   // One store per caller, each with its own key prefix: a caller's run ids name only its own runs.
-  const stores = new Map(callers.map(([name]) => [name, new RedisRunStore(redis, { ...storeOptions, prefix: `tlg:run:${name}:` })]));
+  const stores = new Map(
+    callers.map(([name]) => [name, new RedisRunStore(redis, { ...storeOptions, prefix: `tlg:run:${name}:`, runsKey: `tlg:runs:${name}`, maxRuns: maxLiveRuns })]),
+  );
   const conflicts = () => [...stores.values()].reduce((sum, store) => sum + store.conflicts, 0);
   const routes = {
     "POST /check": async (store, body) => store.update(guard, runIdOf(body), () => guard.check(body)),
@@ -130,6 +161,11 @@ export function createGateway({ redis, tokens, config, store: storeOptions } = {
         request.resume();
         return send(401, { code: "unauthorized", message: "a valid Authorization: Bearer token is required" }, { "www-authenticate": "Bearer" });
       }
+      const wait = await takeToken(redis, `tlg:rate:${caller}`, ratePerMinute);
+      if (wait > 0) {
+        request.resume();
+        throw new HttpError(429, "rate_limited", `more than ${ratePerMinute} requests a minute from this caller`, null, wait);
+      }
       return send(200, await route(stores.get(caller), await readJson(request)));
     } catch (error) {
       return send(...failure(error));
@@ -137,7 +173,16 @@ export function createGateway({ redis, tokens, config, store: storeOptions } = {
   };
 }
 
-/** Starts a gateway from the environment (GUARD_TOKENS, REDIS_URL, PORT, HOST, GUARD_CONFIG, RUN_TTL_MS). */
+/** A positive integer from the environment variable `name`, or undefined when it is not set. */
+function envCount(name) {
+  const text = process.env[name];
+  if (text === undefined || text === "") return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** Starts a gateway from the environment (GUARD_TOKENS, REDIS_URL, PORT, HOST, GUARD_CONFIG, RUN_TTL_MS, MAX_LIVE_RUNS, RATE_PER_MINUTE). */
 async function main() {
   let tokens = null;
   try {
@@ -156,7 +201,8 @@ async function main() {
   await redis.connect();
   const config = process.env.GUARD_CONFIG ? JSON.parse(process.env.GUARD_CONFIG) : undefined;
   const ttlMs = process.env.RUN_TTL_MS ? Number(process.env.RUN_TTL_MS) : undefined;
-  const server = http.createServer(createGateway({ redis, tokens, config, store: { ttlMs } }));
+  const limits = { maxLiveRuns: envCount("MAX_LIVE_RUNS"), ratePerMinute: envCount("RATE_PER_MINUTE") };
+  const server = http.createServer(createGateway({ redis, tokens, config, store: { ttlMs }, limits }));
   server.listen(Number(process.env.PORT ?? 8787), process.env.HOST ?? "127.0.0.1", () => {
     const { address, port } = server.address();
     console.log(`listening on http://${address}:${port}`);

@@ -6,9 +6,11 @@
  * result or thrown error is recorded; a warning's hint is appended to the result's content, where
  * the model reads it. MCP has no run or user message of its own: after a `stop` the host ends its
  * loop (`stopped(runId)` says so), calls `newUserTurn(runId)` when the next user message arrives
- * and `endRun(runId)` when the conversation ends. A run id read from `_meta.runId` is not sent on
- * to the server. Guarding a client twice guards its original `callTool` again (nothing is checked
- * twice). No runtime import of the SDK.
+ * and `endRun(runId)` when the conversation ends; until the next user turn every further call of
+ * a stopped run, whatever its tool, is refused with the stop's refusal without reaching the guard
+ * or the server (the adapter cannot end the host's loop itself). A run id read from `_meta.runId`
+ * is not sent on to the server. Guarding a client twice guards its original `callTool` again
+ * (nothing is checked twice). No runtime import of the SDK.
  */
 import { type CallGuard, guardedCall, refusalText, RunNotes, type StopVerdict } from "./guarded-call.js";
 
@@ -85,8 +87,12 @@ export function guardMcpClient<C extends McpClientLike>(guard: CallGuard, client
   let calls = 0;
   const own = client.callTool as CallTool & { [ORIGINAL]?: CallTool };
   const callTool = (own[ORIGINAL] ?? own).bind(client) as CallTool;
+  const refused = (refusal: StopVerdict["refusal"]) => ({ content: [{ type: "text", text: refusalText(refusal) }], isError: true });
   const guarded = async (params: CallToolParams, ...rest: unknown[]): Promise<unknown> => {
     const runId = runIdOf(params);
+    // A stopped run stays stopped until the next user turn: no call of it runs, whatever its tool.
+    const stop = notes.stopped(runId);
+    if (stop !== undefined) return refused(stop.refusal);
     let raw: unknown;
     // MCP requests carry no call id the host sees; a local one pairs the check with its record.
     const callId = `mcp-${(calls += 1)}`;
@@ -96,7 +102,7 @@ export function guardMcpClient<C extends McpClientLike>(guard: CallGuard, client
     });
     if (outcome.kind === "refused") {
       notes.noteStop(runId, outcome.verdict);
-      return { content: [{ type: "text", text: refusalText(outcome.refusal) }], isError: true };
+      return refused(outcome.refusal);
     }
     if (outcome.threw) throw outcome.error;
     const result = raw as CallToolResultLike;

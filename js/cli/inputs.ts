@@ -1,7 +1,8 @@
 /**
  * Reading every input of a command in turn: a progress bar over all of them, and bad input (a
  * TrajectoryError: file, line, reason) reported on stderr as `file:line: reason` without stopping
- * the other inputs. The caller's exit code is 2 when any input was bad.
+ * the other inputs; an input in which a format named with --format finds no tool call is bad
+ * input too. The caller's exit code is 2 when any input was bad.
  */
 import { type FormatId, TrajectoryError } from "../replay/index.js";
 import { type Input, inputOf, readInput, type RunSink } from "./input.js";
@@ -29,8 +30,18 @@ export async function readInputs(files: string[], format: FormatId | undefined, 
     }
     progress.input(input.name);
     const sink = open(input, index);
+    let calls = 0;
+    const counting: RunSink = {
+      step(runId, stepFormat, step) {
+        if (!("event" in step)) calls++;
+        sink.step(runId, stepFormat, step);
+      },
+      end: (runs) => sink.end(runs),
+    };
     try {
-      await readInput(input, format, sink, (bytes) => progress.advance(bytes));
+      await readInput(input, format, counting, (bytes) => progress.advance(bytes));
+      // A format named by the user that finds no call in the input is most likely the wrong one.
+      if (format !== undefined && calls === 0) throw new TrajectoryError(`no tool call read as --format ${format} (another format? without --format it is detected)`, input.name);
     } catch (error) {
       if (!(error instanceof TrajectoryError)) throw error;
       sink.abandon?.();

@@ -17,9 +17,14 @@ const BAD = 2;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+  if (command === undefined) {
+    // Bad usage: the reason and the usage on stderr, nothing on stdout.
+    process.stderr.write(`tool-loop-guard: no command given (replay, sweep or convert)\n${USAGE}\n`);
+    return BAD;
+  }
+  if (command === "--help" || command === "-h" || command === "help") {
     process.stdout.write(`${USAGE}\n`);
-    return command === undefined ? BAD : 0;
+    return 0;
   }
   if (command === "--version") {
     const manifest = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };

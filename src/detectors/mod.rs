@@ -102,6 +102,7 @@ macro_rules! check_detectors {
     };
 }
 
+// `global_circuit_breaker` first: `decide_without_breaker` leaves out the first.
 check_detectors!(
     global_circuit_breaker,
     max_turns,
@@ -120,11 +121,27 @@ check_detectors!(
 /// detector in `ORDER`); among warnings, the first one that is due (see `should_emit_warning`).
 /// `None` when nothing fires or no warning is due.
 pub fn decide(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+    decide_among(&ORDER, run, proposal, config)
+}
+
+/// `decide` by every detector but `global_circuit_breaker` (the first in `ORDER`): the loop that a
+/// breaker's stop of `proposal` cut short, if another detector names it.
+pub fn decide_without_breaker(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
+    decide_among(ORDER.get(1..).unwrap_or_default(), run, proposal, config)
+}
+
+/// `decide` by `detectors` (in `ORDER`'s order).
+fn decide_among(
+    detectors: &[Detector],
+    run: &Run,
+    proposal: &Proposal,
+    config: &Config,
+) -> Option<Finding> {
     let window = Window::new(run, proposal, config);
     // One pass in `ORDER`, nothing collected: a more severe finding restarts the choice.
     let mut top = Level::Ok;
     let mut chosen = None;
-    for finding in ORDER
+    for finding in detectors
         .iter()
         .filter_map(|detect| detect(&window, proposal, config))
     {

@@ -7,6 +7,7 @@
 
 mod call_facts;
 pub mod native;
+mod stop_cause;
 
 use crate::config::Config;
 use crate::error::GuardError;

@@ -6,6 +6,7 @@
 use super::call_facts::{
     argument_names, call_facts, call_key, named_files_of, proposal, runs_commands, CallFacts,
 };
+use super::stop_cause::behind_breaker;
 use crate::config::tools::ToolKind;
 use crate::config::Config;
 use crate::detectors::NamedFiles;
@@ -167,7 +168,11 @@ impl NativeEngine {
                         .told_unavailable(tool_key(&call.tool), &proposal.args);
                 }
                 let warned = (found.level == Level::Warning).then_some(found.detector);
-                let verdict = Verdict::from_finding(&found, &call.tool, run_id);
+                let mut verdict = Verdict::from_finding(&found, &call.tool, run_id);
+                if found.detector == DetectorId::GlobalCircuitBreaker {
+                    let behind = behind_breaker(run, &proposal, config);
+                    verdict.cause = behind.or(verdict.cause);
+                }
                 (Answer::Verdict(verdict.under_policy(config.policy)), warned)
             }
         };

@@ -391,5 +391,7 @@ fn verdict(
         would_be: None,
         retry_after_ms: None,
         same_as: None,
+        // The detector and its partner tool say why a run stopped.
+        cause: None,
     }
 }

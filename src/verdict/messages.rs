@@ -2,7 +2,7 @@
 //! One place, so wording stays consistent and never drifts into the JS wrapper.
 
 use crate::json::number_format::Decimal;
-use crate::verdict::{Basis, DetectorId, Finding, Level, OpenClawDetail, SharedCause};
+use crate::verdict::{Basis, DetectorId, Finding, Level, OpenClawDetail, SharedCause, StopCause};
 
 /// The message for a finding about a call to `tool`. Every claim is one the guard can make from
 /// what it keeps: counts say how many calls ran and how many were refused, "with these arguments"
@@ -507,22 +507,74 @@ fn display(x: f64) -> String {
 }
 
 /// The text the person who asked the agent reads when the guard ends a run (a `stop` verdict's
-/// `userMessage`): what happened, in plain words, with no instruction meant for the model.
-pub fn for_user(detector: DetectorId, tool: &str, count: u32, threshold: u32) -> String {
-    match detector {
-        DetectorId::MaxTurns => format!(
-            "The assistant stopped before finishing this request: it reached its limit of {threshold} \
-             tool calls. Ask again, perhaps with a narrower request, to continue."
+/// `userMessage`): what happened, in plain words true to the cause (a loop of one call, two calls
+/// alternating, a sequence, a poll, an error, a missing tool, a service that is down, a rate
+/// limit), and what the person can do; no instruction meant for the model. `detector` stopped the
+/// run; `cause` is the loop it stopped (for `global_circuit_breaker`, what the call would have been
+/// refused for).
+pub fn for_user(
+    detector: DetectorId,
+    cause: &StopCause,
+    tool: &str,
+    count: u32,
+    threshold: u32,
+) -> String {
+    const STOPPED: &str = "The assistant stopped before finishing this request:";
+    const ASK_AGAIN: &str = "Ask again with more detail, or in smaller steps, to continue.";
+    match (detector, cause.detector) {
+        (DetectorId::MaxTurns, _) | (_, DetectorId::MaxTurns) => format!(
+            "{STOPPED} it reached its limit of {threshold} tool calls. Ask again, perhaps with a \
+             narrower request, to continue."
         ),
-        DetectorId::PostCompactionLoop => format!(
-            "The assistant stopped before finishing this request: after its earlier conversation was \
-             condensed, it went back to repeating the same `{tool}` call ({count} times, with the same \
-             result each time). Ask again with more detail, or in smaller steps, to continue."
+        (DetectorId::PostCompactionLoop, _) => format!(
+            "{STOPPED} after its earlier conversation was condensed, it went back to repeating \
+             the same `{tool}` call ({count} times, with the same result each time). {ASK_AGAIN}"
+        ),
+        (_, DetectorId::TransientFailure) => format!(
+            "{STOPPED} `{tool}` kept failing with temporary errors (the service it reaches seems \
+             to be unavailable, overloaded or rate-limited), and retrying it was getting nowhere. \
+             This is not a problem with your request: try again later, once the service is back."
+        ),
+        (_, DetectorId::ToolCap) => format!(
+            "{STOPPED} `{tool}` may only be used a limited number of times in a period, and the \
+             assistant kept trying to use it past that limit. Try again later, or ask for less at \
+             once."
+        ),
+        (_, DetectorId::UnknownToolRepeat) => format!(
+            "{STOPPED} it kept trying to use a tool that is not available here (`{tool}`). Ask \
+             again in a way the tools it has can answer, or have its setup checked."
+        ),
+        (_, DetectorId::PingPong) => format!(
+            "{STOPPED} it kept going back and forth between {pair} without getting anywhere \
+             ({count} calls that brought nothing new), so the loop was ended. {ASK_AGAIN}",
+            pair = pair(tool, cause.partner_tool.as_deref()),
+        ),
+        (_, DetectorId::Cycle) => format!(
+            "{STOPPED} it kept going round the same few tool calls (the last one `{tool}`) \
+             without getting anywhere ({count} calls that brought nothing new), so the loop was \
+             ended. {ASK_AGAIN}"
+        ),
+        (_, DetectorId::KnownPollNoProgress) => format!(
+            "{STOPPED} it kept checking on `{tool}`, whose status did not change ({count} checks), \
+             so the waiting was ended. What it waits for may be stuck: check on it, or ask again \
+             later."
+        ),
+        (_, DetectorId::ErrorRepeat) => format!(
+            "{STOPPED} `{tool}` kept failing with the same error ({count} calls), so the loop was \
+             ended. The cause of the error needs fixing first; ask again once it is, or with \
+             different instructions."
+        ),
+        (_, DetectorId::Stall) => format!(
+            "{STOPPED} it kept calling `{tool}` with different inputs that all returned the same \
+             answer ({count} calls), so the loop was ended. {ASK_AGAIN}"
+        ),
+        (_, DetectorId::GlobalCircuitBreaker) if cause.basis == Basis::RefusedInARow => format!(
+            "{STOPPED} the last {count} tool calls it tried were all refused, so the run was \
+             ended. {ASK_AGAIN}"
         ),
         _ => format!(
-            "The assistant stopped before finishing this request: it kept repeating the same `{tool}` \
-             call without getting anywhere ({count} calls that brought nothing new), so the loop was \
-             ended. Ask again with more detail, or in smaller steps, to continue."
+            "{STOPPED} it kept repeating the same `{tool}` call without getting anywhere ({count} \
+             calls that brought nothing new), so the loop was ended. {ASK_AGAIN}"
         ),
     }
 }

@@ -256,6 +256,30 @@ pub struct Verdict {
     pub retry_after_ms: Option<f64>,
     /// A record's result repeats that of the earlier call with this id (config `sameAs`).
     pub same_as: Option<String>,
+    /// `stop` verdicts: the loop the run was stopped for (its detector, basis and partner tool),
+    /// which the user's text names; `None` where the verdict's own detector and partner tool say it.
+    pub(crate) cause: Option<StopCause>,
+}
+
+/// Why a run was stopped, as the text for the user tells it: the detector whose finding stands
+/// behind the stop (for a `global_circuit_breaker` stop, the loop its call was part of, e.g. a
+/// ping-pong or an outage), on what basis, and the other tool of a ping-pong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StopCause {
+    pub detector: DetectorId,
+    pub basis: Basis,
+    pub partner_tool: Option<String>,
+}
+
+impl StopCause {
+    /// The cause a finding states.
+    pub fn of(finding: &Finding) -> StopCause {
+        StopCause {
+            detector: finding.detector,
+            basis: finding.basis,
+            partner_tool: finding.partner_tool.clone(),
+        }
+    }
 }
 
 impl Verdict {
@@ -263,8 +287,18 @@ impl Verdict {
     /// `userMessage` of the JSON); `message` and the refusal stay written for the model.
     pub fn user_message(&self) -> Option<String> {
         let detector = self.detector.filter(|_| self.action == Action::Stop)?;
+        let partner_tool = self
+            .refusal
+            .as_ref()
+            .and_then(|r| r.observed.partner_tool.clone());
+        let cause = self.cause.clone().unwrap_or(StopCause {
+            detector,
+            basis: Basis::Repeated,
+            partner_tool,
+        });
         Some(messages::for_user(
             detector,
+            &cause,
             &self.tool,
             self.count,
             self.threshold.unwrap_or(self.count),
@@ -287,6 +321,7 @@ impl Verdict {
             would_be: None,
             retry_after_ms: None,
             same_as: None,
+            cause: None,
         }
     }
 
@@ -334,6 +369,7 @@ impl Verdict {
             would_be: None,
             retry_after_ms: finding.retry_after_ms,
             same_as: None,
+            cause: (action == Action::Stop).then(|| StopCause::of(finding)),
         }
     }
 
@@ -360,6 +396,7 @@ impl Verdict {
             would_be: None,
             retry_after_ms: None,
             same_as: None,
+            cause: None,
         }
     }
 

@@ -14,6 +14,17 @@
 // "r" and caller B's run "r" are two Durable Objects, so no caller can read, poison or end
 // another's runs.
 //
+// Bounds, checked in the Worker before any Durable Object is addressed, so that what a caller
+// sends can neither break the object's RPC nor pile up objects: a body of at most 16 MiB (else
+// 413 `too_large`) nested at most 128 levels deep (else 400 `too_deep`: the guard refuses any field
+// deeper than 127 levels anyway, and a deeper value overflows the stack of the RPC that carries it),
+// a run id of at most 256 characters (else 400 `invalid_record`, field `runId`). Per caller, its
+// ledger (a Durable Object of class CallerLedger named after the caller) admits each request: at
+// most RATE_PER_MINUTE requests a minute (a token bucket of that size, refilled continuously) and
+// at most MAX_LIVE_RUNS live runs (a run is live from its first request until POST /end or
+// RUN_RETENTION_MS after its last); beyond either, 429 `rate_limited` / `too_many_runs` with
+// `Retry-After` (seconds), and nothing is touched.
+//
 // The Worker itself keeps nothing: it routes each request to the Durable Object named by its
 // caller and runId (`RUN_GUARD.idFromName("<caller>:<runId>")`), so every call of a conversation
 // meets the same guard wherever the request lands. The object (class RunGuard, SQLite-backed)
@@ -23,12 +34,25 @@
 // is answered only once its write is durable (output gate), so an acknowledged verdict is never
 // lost. A run left idle for RUN_RETENTION_MS (default 7 days) is deleted by the object's alarm.
 //
-// Config: the GUARD_CONFIG var (a LoopGuardConfig object, e.g. {"preset": "strict"}).
+// Config: the GUARD_CONFIG var (a LoopGuardConfig object, e.g. {"preset": "strict"}), and
+// RUN_RETENTION_MS, MAX_LIVE_RUNS, RATE_PER_MINUTE (see wrangler.jsonc).
 import { DurableObject } from "cloudflare:workers";
 import { LoopGuard, LoopGuardError } from "tool-loop-guard";
 
 const SNAPSHOT_KEY = "snapshot";
 const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/** Below the 32 MiB a Durable Object RPC argument may take, and far above any real tool call. */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** The record object plus the guard's 127 levels in a field: nothing the guard accepts is refused. */
+const MAX_BODY_DEPTH = 128;
+const MAX_RUN_ID_LENGTH = 256;
+const DEFAULT_MAX_LIVE_RUNS = 10_000;
+const DEFAULT_RATE_PER_MINUTE = 6000;
+
+/** The retention of an idle run (ms), from RUN_RETENTION_MS. */
+function retentionMs(env) {
+  return Number(env.RUN_RETENTION_MS ?? DEFAULT_RETENTION_MS);
+}
 
 /** A LoopGuardError as data (it crosses the RPC boundary as a plain object); anything else is rethrown. */
 function failure(error) {
@@ -65,7 +89,7 @@ export class RunGuard extends DurableObject {
   /** Writes the run's snapshot and pushes its expiry back; both commit before the answer leaves. */
   #persist(runId) {
     this.ctx.storage.kv.put(SNAPSHOT_KEY, this.#guard.exportRun(runId));
-    this.ctx.storage.setAlarm(Date.now() + Number(this.env.RUN_RETENTION_MS ?? DEFAULT_RETENTION_MS));
+    this.ctx.storage.setAlarm(Date.now() + retentionMs(this.env));
   }
 
   /**
@@ -109,6 +133,82 @@ export class RunGuard extends DurableObject {
     this.#guard.free();
     this.#guard = this.#newGuard();
     await this.ctx.storage.deleteAll();
+  }
+}
+
+/**
+ * One caller's ledger, reached over RPC before any run of the caller is: its request rate (a token
+ * bucket of RATE_PER_MINUTE requests, refilled continuously; kept in memory, so a restarted ledger
+ * starts full) and its live runs (run id -> when it lapses, in a SQLite table, so a restart keeps
+ * them). Named after the caller, which no RunGuard name can be (those contain ":").
+ */
+export class CallerLedger extends DurableObject {
+  #tokens;
+  #filledAt = 0;
+  /** Live run id -> the time (ms) it lapses: RUN_RETENTION_MS after its last request. */
+  #runs = new Map();
+
+  constructor(ctx, env) {
+    super(ctx, env);
+    this.#tokens = this.#ratePerMinute();
+    ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, lapses INTEGER NOT NULL)");
+    for (const row of ctx.storage.sql.exec("SELECT run_id, lapses FROM runs")) this.#runs.set(row.run_id, row.lapses);
+  }
+
+  #ratePerMinute() {
+    return Number(this.env.RATE_PER_MINUTE ?? DEFAULT_RATE_PER_MINUTE);
+  }
+
+  /** Takes one token: 0, or how long (ms) until one is back. */
+  #take(now) {
+    const rate = this.#ratePerMinute();
+    this.#tokens = Math.min(rate, this.#tokens + ((now - this.#filledAt) * rate) / 60_000);
+    this.#filledAt = now;
+    if (this.#tokens >= 1) {
+      this.#tokens -= 1;
+      return 0;
+    }
+    return ((1 - this.#tokens) * 60_000) / rate;
+  }
+
+  /** Forgets the runs that lapsed. */
+  #prune(now) {
+    for (const [runId, lapses] of this.#runs) {
+      if (lapses <= now) this.#runs.delete(runId);
+    }
+    this.ctx.storage.sql.exec("DELETE FROM runs WHERE lapses <= ?", now);
+  }
+
+  /**
+   * Admits one request of the caller on `runId` (`end`: POST /end, which frees the run's place):
+   * null, or the 429 answer {code, message, retryAfterMs}. A refused request changes nothing.
+   */
+  admit(runId, end) {
+    const now = Date.now();
+    const wait = this.#take(now);
+    if (wait > 0) return { code: "rate_limited", field: null, message: `more than ${this.#ratePerMinute()} requests a minute from this caller`, retryAfterMs: wait };
+    if (end) {
+      this.#runs.delete(runId);
+      this.ctx.storage.sql.exec("DELETE FROM runs WHERE run_id = ?", runId);
+      return null;
+    }
+    const lapses = now + retentionMs(this.env);
+    if (!this.#runs.has(runId)) {
+      const max = Number(this.env.MAX_LIVE_RUNS ?? DEFAULT_MAX_LIVE_RUNS);
+      if (this.#runs.size >= max) this.#prune(now);
+      if (this.#runs.size >= max) {
+        let soonest = Infinity;
+        for (const until of this.#runs.values()) soonest = Math.min(soonest, until);
+        const message = `this caller has ${max} live runs: end one (POST /end) or wait until one lapses`;
+        return { code: "too_many_runs", field: "runId", message, retryAfterMs: soonest - now };
+      }
+    }
+    // Written when the run is new or its stored lapse is a minute old: one write a minute per run at most.
+    if (!(this.#runs.get(runId) > lapses - 60_000)) {
+      this.ctx.storage.sql.exec("INSERT OR REPLACE INTO runs (run_id, lapses) VALUES (?, ?)", runId, lapses);
+      this.#runs.set(runId, lapses);
+    }
+    return null;
   }
 }
 
@@ -160,8 +260,109 @@ function reply(answer) {
   return Response.json(answer.verdict ?? answer);
 }
 
+/** A request refused before any Durable Object is addressed: {code, field, message} with `status`. */
+class Refused extends Error {
+  constructor(status, code, field, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+}
+
 function badRequest(field, message) {
-  return Response.json({ code: "invalid_record", field, message }, { status: 400 });
+  return new Refused(400, "invalid_record", field, message);
+}
+
+/**
+ * The body as text, kept only up to MAX_BODY_BYTES: the rest of a longer one is read and dropped
+ * (a client still sending then reads the 413 rather than a broken connection; the platform's own
+ * body limit bounds it), and 413 answers it.
+ */
+async function bodyText(request) {
+  const chunks = [];
+  let size = 0;
+  if (request.body !== null) {
+    for await (const chunk of request.body) {
+      size += chunk.byteLength;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    }
+  }
+  if (size > MAX_BODY_BYTES) throw new Refused(413, "too_large", null, `the body is larger than ${MAX_BODY_BYTES} bytes`);
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COLON = 58;
+const OPENERS = new Set([91, 123]); // [ {
+const CLOSERS = new Set([93, 125]); // ] }
+
+/** The index of the quote that closes the JSON string opening at `start`, or -1. */
+function stringEnd(text, start) {
+  for (let end = text.indexOf('"', start + 1); end !== -1; end = text.indexOf('"', end + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(end - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return end;
+  }
+  return -1;
+}
+
+/**
+ * The top-level member of a JSON text in which objects and arrays nest deeper than `limit` (its
+ * name, or "" when the top level itself is too deep), or undefined when none does. One pass over
+ * the text counting brackets outside strings: no recursion, whatever the depth.
+ */
+function tooDeepMember(text, limit) {
+  let depth = 0;
+  let lastString = "";
+  let member = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(text, i);
+      if (end === -1) return undefined; // not JSON: JSON.parse says so
+      if (depth === 1) lastString = text.slice(i + 1, end);
+      i = end;
+    } else if (c === COLON && depth === 1) member = lastString;
+    else if (OPENERS.has(c)) {
+      depth++;
+      if (depth > limit) return member;
+    } else if (CLOSERS.has(c)) depth--;
+  }
+  return undefined;
+}
+
+/** The request's record: parsed, within the bounds, with a run id (Refused otherwise). */
+async function recordOf(request) {
+  const text = await bodyText(request);
+  const deep = tooDeepMember(text, MAX_BODY_DEPTH);
+  if (deep !== undefined) {
+    const where = deep === "" ? "the body" : deep;
+    throw new Refused(400, "too_deep", deep === "" ? null : deep, `${where} is nested deeper than ${MAX_BODY_DEPTH} levels (objects and arrays, counting the body)`);
+  }
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw badRequest(null, "the body is not JSON");
+  }
+  const runId = body?.runId;
+  if (typeof runId !== "string" || runId === "") throw badRequest("runId", "runId must be a non-empty string: it names the run's Durable Object");
+  if (runId.length > MAX_RUN_ID_LENGTH) throw badRequest("runId", `runId must be at most ${MAX_RUN_ID_LENGTH} characters`);
+  return body;
+}
+
+/** The answer to a refused request; a 429 says when to come back (`Retry-After`, whole seconds). */
+function refusal({ status, code, field, message, retryAfterMs }) {
+  const headers = retryAfterMs === undefined ? {} : { "retry-after": String(Math.max(1, Math.ceil(retryAfterMs / 1000))) };
+  return Response.json({ code, field, message }, { status, headers });
 }
 
 export default {
@@ -183,12 +384,15 @@ export default {
     }
     let body;
     try {
-      body = await request.json();
-    } catch {
-      return badRequest(null, "the body is not JSON");
+      body = await recordOf(request);
+    } catch (error) {
+      if (error instanceof Refused) return refusal(error);
+      throw error;
     }
-    const runId = body?.runId;
-    if (typeof runId !== "string" || runId === "") return badRequest("runId", "runId must be a non-empty string: it names the run's Durable Object");
+    const { runId } = body;
+    const ledger = env.CALLER_LEDGER.get(env.CALLER_LEDGER.idFromName(caller));
+    const refused = await ledger.admit(runId, method === "end");
+    if (refused !== null) return refusal({ status: 429, ...refused });
     // The caller's own namespace of runs (caller names cannot contain ":").
     const stub = env.RUN_GUARD.get(env.RUN_GUARD.idFromName(`${caller}:${runId}`));
     return reply(method === "end" ? await stub.end(runId) : await stub[method](body));

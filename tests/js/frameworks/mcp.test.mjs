@@ -2,7 +2,8 @@
 // in-memory transport pair, for both SDK generations: @modelcontextprotocol/sdk 1.x and the 2.x
 // split packages (@modelcontextprotocol/client and /server); the server counts its executions, so a
 // refused call provably never reached it. The "agent" is a host loop that calls the tool until the
-// guard stops the run, as an MCP host would on behalf of a model that keeps asking.
+// guard stops the run, as an MCP host would on behalf of a model that keeps asking; after a stop
+// every further call of that run, of any tool, is refused until the host starts a new user turn.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
@@ -149,6 +150,36 @@ for (const sdk of GENERATIONS) {
       const live = guard.stats().liveRuns;
       guarded.endRun("session-1");
       assert.equal(guard.stats().liveRuns, live - 1, "endRun forgot the run in the guard");
+      await mcp.close();
+      guard.free();
+    });
+
+    test("after a stop every further call of the run is refused, whatever its tool, until newUserTurn", async () => {
+      const guard = new LoopGuard(CONFIG);
+      const mcp = await connect(sdk, () => STUCK_RESULT);
+      const guarded = guardMcpClient(guard, mcp.client);
+      await hostLoop(guarded, "stopped", 100);
+      const stop = guarded.stopped("stopped");
+      assert.equal(stop?.action, "stop");
+      const [executed, checks] = [mcp.executed(), guard.stats().checks];
+      // The host does not end its loop: the model asks for other calls, and other tools, of the run.
+      for (const params of [
+        { name: "status", arguments: { job: "43" } },
+        { name: "other_tool", arguments: {} },
+        { name: "status", arguments: ARGS },
+      ]) {
+        const result = await guarded.client.callTool({ ...params, _meta: { runId: "stopped" } });
+        assert.equal(result.isError, true, params.name);
+        assert.deepEqual(JSON.parse(result.content[0].text), stop.refusal, "the stop's refusal");
+      }
+      assert.equal(mcp.executed(), executed, "no call of the stopped run reached the server");
+      assert.equal(guard.stats().checks, checks, "nor the guard");
+      const other = await guarded.client.callTool({ name: "status", arguments: { job: "43" }, _meta: { runId: "another" } });
+      assert.notEqual(other.isError, true, "another run is not stopped");
+      guarded.newUserTurn("stopped");
+      const next = await guarded.client.callTool({ name: "status", arguments: { job: "43" }, _meta: { runId: "stopped" } });
+      assert.notEqual(next.isError, true, "the next user turn runs again");
+      assert.equal(mcp.executed(), executed + 2);
       await mcp.close();
       guard.free();
     });

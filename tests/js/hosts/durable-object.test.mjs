@@ -4,13 +4,17 @@
 // call), also when workerd is killed (SIGKILL) and started again mid-trace, after a refusal, after
 // a warning, or between a check and its record; a run the object's
 // alarm expires starts afresh, as does one ended with POST /end; bad records get 400 with the
-// guard's error code and field; requests without a valid bearer token get 401 and change nothing,
-// and another caller's requests on the same run id reach only that caller's own run.
+// guard's error code and field; a body nested 10,000 levels deep, one of 40 MiB and an overlong
+// run id are refused (400 / 413) before any object is addressed, and the run's verdicts stay the
+// in-process ones; a caller's live runs and request rate are bounded (429 with Retry-After);
+// requests without a valid bearer token get 401 and change nothing, and another caller's requests
+// on the same run id reach only that caller's own run.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { binary, run } from "../runtimes/support.mjs";
 import { assertAccessRule } from "./access.mjs";
 import { bearer } from "./callers.mjs";
+import { assertBodyBounds, assertCallerLimits } from "./limits.mjs";
 import { callsOf, firstRefusal, httpGuard, loadTrace, replay, replayInProcess } from "./trace.mjs";
 import { wranglerConfig, workerHost } from "./worker-host.mjs";
 
@@ -20,24 +24,30 @@ const RETENTION_MS = 2500;
 let host;
 let expiring;
 let misconfigured;
+let limited;
+const LIMITS = { maxLiveRuns: 3, ratePerMinute: 30 };
 
 before(async () => {
-  [host, expiring, misconfigured] = await Promise.all([
+  [host, expiring, misconfigured, limited] = await Promise.all([
     workerHost({ vars: { GUARD_CONFIG: incident.configs.default } }),
     workerHost({ vars: { GUARD_CONFIG: incident.configs.strict, RUN_RETENTION_MS: String(RETENTION_MS) } }),
     workerHost({ vars: { GUARD_TOKENS: '{"agent-a": "short"}' } }),
+    workerHost({ vars: { GUARD_CONFIG: incident.configs.default, MAX_LIVE_RUNS: String(LIMITS.maxLiveRuns), RATE_PER_MINUTE: String(LIMITS.ratePerMinute) } }),
   ]);
 });
 
 after(async () => {
-  await Promise.all([host?.stop(), expiring?.stop(), misconfigured?.stop()]);
+  await Promise.all([host?.stop(), expiring?.stop(), misconfigured?.stop(), limited?.stop()]);
 });
 
 test(`wrangler.jsonc declares the Worker this test runs (workerd ${run(binary("workerd"), ["--version"]).stdout.trim()})`, () => {
   const wrangler = wranglerConfig();
   assert.equal(wrangler.main, "src/worker.js");
-  assert.deepEqual(wrangler.durable_objects.bindings, [{ name: "RUN_GUARD", class_name: "RunGuard" }]);
-  assert.deepEqual(wrangler.migrations.at(-1).new_sqlite_classes, ["RunGuard"]);
+  assert.deepEqual(wrangler.durable_objects.bindings, [
+    { name: "RUN_GUARD", class_name: "RunGuard" },
+    { name: "CALLER_LEDGER", class_name: "CallerLedger" },
+  ]);
+  assert.deepEqual(wrangler.migrations.flatMap((m) => m.new_sqlite_classes), ["RunGuard", "CallerLedger"]);
 });
 
 test("the incident over HTTP, workerd killed and restarted mid-trace: the in-process verdicts, refused at the same call", async (t) => {
@@ -115,4 +125,12 @@ test("access: without a valid bearer token nothing gets in; another caller's run
   t.diagnostic(await assertAccessRule(host.url, { trace: incident, config: incident.configs.default, runId: "guarded" }));
   const response = await fetch(`${misconfigured.url}/check`, { method: "POST", body: JSON.stringify({ runId: "r", tool: "t" }) });
   assert.deepEqual([response.status, (await response.json()).code], [500, "unconfigured"], "a malformed GUARD_TOKENS secret lets nobody in");
+});
+
+test("a body nested 10,000 deep, one of 40 MiB and an overlong run id get 400 / 413 before any object; the run goes on unchanged", async (t) => {
+  t.diagnostic(await assertBodyBounds(host.url, { trace: incident, config: incident.configs.default, runId: "bounded" }));
+});
+
+test("per caller: live runs and request rate are bounded with a typed 429 and Retry-After; other callers are not", async (t) => {
+  t.diagnostic(await assertCallerLimits(limited.url, { ...LIMITS, retentionS: Number(wranglerConfig().vars.RUN_RETENTION_MS) / 1000 }));
 });

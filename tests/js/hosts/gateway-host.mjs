@@ -6,9 +6,12 @@ import { GUARD_TOKENS } from "./callers.mjs";
 
 export const gatewayScript = path.join(root, "examples", "node-gateway", "gateway.mjs");
 
-/** A running gateway letting in the test callers (callers.mjs): {url, pid(), health(), waitHealthy(), stop(), output()}. */
-export async function startGateway({ redisUrl, config, tokens = GUARD_TOKENS }) {
-  const env = offlineEnv({ REDIS_URL: redisUrl, PORT: "0", HOST: "127.0.0.1", GUARD_CONFIG: JSON.stringify(config ?? {}), GUARD_TOKENS: tokens });
+/**
+ * A running gateway letting in the test callers (callers.mjs): {url, pid(), health(),
+ * waitHealthy(), stop(), output()}. `env`: more of its environment (e.g. MAX_LIVE_RUNS).
+ */
+export async function startGateway({ redisUrl, config, tokens = GUARD_TOKENS, env: extra = {} }) {
+  const env = offlineEnv({ REDIS_URL: redisUrl, PORT: "0", HOST: "127.0.0.1", GUARD_CONFIG: JSON.stringify(config ?? {}), GUARD_TOKENS: tokens, ...extra });
   const proc = startProcess(process.execPath, [gatewayScript], { env });
   const deadline = Date.now() + 90_000;
   let match;

@@ -4,6 +4,8 @@
 // concurrent records of one run, fired at both processes at once, all count (none lost, none
 // applied twice), also after Redis is killed and restarted; a Redis restart mid-trace loses
 // nothing that was acknowledged, and while Redis is down requests fail with 503 and change nothing;
+// a body nested 10,000 levels deep, one of 40 MiB and an overlong run id get a typed 400 / 413 and
+// change nothing; a caller's live runs and request rate are bounded (429 with Retry-After);
 // requests without a valid bearer token get 401 and change nothing, another caller's requests on
 // the same run id reach only that caller's own run, and the gateway does not start without tokens.
 import assert from "node:assert/strict";
@@ -13,6 +15,7 @@ import { startGateway } from "./gateway-host.mjs";
 import { startRedis } from "./redis.mjs";
 import { assertAccessRule } from "./access.mjs";
 import { bearer } from "./callers.mjs";
+import { assertBodyBounds, assertCallerLimits } from "./limits.mjs";
 import { callsOf, firstRefusal, httpGuard, loadTrace, replay, replayInProcess } from "./trace.mjs";
 
 const incident = loadTrace("01-update-task-incident.json");
@@ -128,4 +131,19 @@ test("bad requests get 400 with the guard's error code and field; POST /end forg
 test("access: without a valid bearer token nothing gets in; another caller's run id is its own run; no tokens, no gateway", async (t) => {
   t.diagnostic(await assertAccessRule(gateways[0].url, { trace: incident, config, runId: "guarded" }));
   await assert.rejects(startGateway({ redisUrl: redis.url, config, tokens: "" }), /GUARD_TOKENS must be a JSON object/);
+});
+
+test("a body nested 10,000 deep, one of 40 MiB and an overlong run id get 400 / 413; the run goes on unchanged", async (t) => {
+  t.diagnostic(await assertBodyBounds(gateways[0].url, { trace: incident, config, runId: "bounded" }));
+});
+
+test("per caller: live runs and request rate are bounded with a typed 429 and Retry-After; other callers are not", async (t) => {
+  const limits = { maxLiveRuns: 3, ratePerMinute: 30 };
+  // Redis database 1: the other tests' runs and requests (database 0) are not this caller's.
+  const limited = await startGateway({ redisUrl: `${redis.url}/1`, config, env: { MAX_LIVE_RUNS: String(limits.maxLiveRuns), RATE_PER_MINUTE: String(limits.ratePerMinute) } });
+  try {
+    t.diagnostic(await assertCallerLimits(limited.url, { ...limits, retentionS: 7 * 24 * 3600 }));
+  } finally {
+    await limited.stop();
+  }
 });

@@ -25,16 +25,19 @@ export function wranglerConfig() {
 /** A capnp string literal. */
 const quote = (text) => JSON.stringify(text);
 
-/** The workerd config for the example: wrangler.jsonc's main module, date, binding, class and vars. */
+/** The workerd config for the example: wrangler.jsonc's main module, date, bindings, classes and vars. */
 function capnpConfig({ modules, port, diskDir, vars }) {
   const wrangler = wranglerConfig();
-  const [binding] = wrangler.durable_objects.bindings;
+  const classes = wrangler.durable_objects.bindings;
   const sqlClasses = wrangler.migrations.flatMap((m) => m.new_sqlite_classes ?? []);
-  if (!sqlClasses.includes(binding.class_name)) throw new Error(`wrangler.jsonc: ${binding.class_name} is not a SQLite-backed class`);
-  const bindings = [`(name = ${quote(binding.name)}, durableObjectNamespace = ${quote(binding.class_name)})`];
+  for (const binding of classes) {
+    if (!sqlClasses.includes(binding.class_name)) throw new Error(`wrangler.jsonc: ${binding.class_name} is not a SQLite-backed class`);
+  }
+  const bindings = classes.map((binding) => `(name = ${quote(binding.name)}, durableObjectNamespace = ${quote(binding.class_name)})`);
   for (const [name, value] of Object.entries({ ...wrangler.vars, ...vars })) {
     bindings.push(typeof value === "string" ? `(name = ${quote(name)}, text = ${quote(value)})` : `(name = ${quote(name)}, json = ${quote(JSON.stringify(value))})`);
   }
+  const namespaces = classes.map((binding) => `(className = ${quote(binding.class_name)}, uniqueKey = "tool-loop-guard-${binding.class_name}", enableSql = true)`);
   const moduleList = modules.map((m) => `(name = ${quote(m.name)}, ${m.type ?? "esModule"} = embed ${quote(m.embed)})`);
   return `using Workerd = import "/workerd/workerd.capnp";
 
@@ -51,7 +54,7 @@ const config :Workerd.Config = (
         ${bindings.join(",\n        ")}
       ],
       durableObjectNamespaces = [
-        (className = ${quote(binding.class_name)}, uniqueKey = "tool-loop-guard-${binding.class_name}", enableSql = true)
+        ${namespaces.join(",\n        ")}
       ],
       durableObjectStorage = (localDisk = "do-disk"),
       globalOutbound = "offline"

@@ -209,11 +209,20 @@ test("exit code 2: bad input names the file, the line and the reason; other inpu
   const empty = cli(["replay", file("empty.jsonl", [""])]);
   assert.equal(empty.code, 2);
   assert.match(empty.stderr, /empty\.jsonl: the input is empty/);
+  // A format named with --format that reads no call: said, exit code 2, for every command.
+  const anthropic = path.join(samples, "anthropic.json");
+  for (const command of [["replay"], ["sweep", "--preset", "strict"], ["convert"]]) {
+    const wrong = cli([...command, "--format", "openai-chat", anthropic]);
+    assert.equal(wrong.code, 2, command[0]);
+    assert.match(wrong.stderr, new RegExp(`bad input: ${escape(anthropic)}: no tool call read as --format openai-chat`), command[0]);
+  }
+  assert.notEqual(cli(["replay", "--format", "anthropic", anthropic]).code, 2, "the right format still replays");
 });
 
 test("exit code 2: bad usage and bad settings say what is wrong", () => {
   const sample = sampleFiles[0];
   for (const [args, message] of [
+    [[], /^tool-loop-guard: no command given \(replay, sweep or convert\)\nUsage:/],
     [["replay"], /no input/],
     [["replay", "--format", "yaml", sample], /--format yaml: not a format \(one of jsonl, /],
     [["replay", "--frobnicate", sample], /Unknown option '--frobnicate'/],

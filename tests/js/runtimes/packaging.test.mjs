@@ -60,6 +60,17 @@ test("the tarball ships every entry, the .wasm, the types, README and LICENSE, a
   assert.deepEqual(unexpected, []);
 });
 
+test("the packed README stands on its own: no relative link, no pointer to a document the tarball lacks", () => {
+  // The prose, without code blocks (`tools[tool](args)` is code, not a link).
+  const readme = fs.readFileSync(path.join(root, "pkg", "README.md"), "utf8").replace(/```[\s\S]*?```/g, "");
+  const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((t) => !/^(https?:|#)/.test(t));
+  assert.deepEqual(targets, [], "relative links do not resolve on the registry's page");
+  const shipped = new Set(tarball.files.map((f) => f.path));
+  const named = [...readme.matchAll(/\b((?:docs|examples)\/[\w./-]+)/g)].map((m) => m[1]).filter((f) => !shipped.has(f));
+  assert.deepEqual(named, [], "files named that the package does not ship");
+  assert.doesNotMatch(readme, /the repository README|in the repository/, "a document only the repository has");
+});
+
 test("publint --strict: the tarball's package.json, exports and types are clean", () => {
   const result = run(process.execPath, [path.join(root, "node_modules", "publint", "src", "cli.js"), "--strict", path.join(tmp, tarball.filename)], { cwd: tmp });
   assert.equal(result.status, 0, result.stdout + result.stderr);
