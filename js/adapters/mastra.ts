@@ -4,11 +4,15 @@
  * checks the call and answers `block` and `stop` with `{ proceed: false, output: refusal }`, so the
  * tool does not run and the model reads the refusal; `afterToolCall` records every output or
  * error; `stopWhen` ends the loop once the guard stopped the run, or after `maxSteps` steps (a
- * `stopWhen` replaces Mastra's own bound of 5 steps, so the adapter keeps one); `prepareStep` adds
- * a warning's hint as a system message for the next step. The run id is the `runId` option, else
- * the request context's `mastra__threadId` (Mastra's reserved thread key) or `runId`. One binding
- * per call, which is one user turn: the binding tells the guard (`progress(runId, "user_turn")`)
- * once it knows its run. With `dropRepeatedResults: true` (and a guard built with `sameAs: true`)
+ * `stopWhen` replaces Mastra's own bound of 5 steps, so the adapter keeps one, by default with room
+ * for the default and strict presets' stop); `prepareStep` adds a warning's hint as a system
+ * message for the next step. The run id is the `runId` option, else, from the request context,
+ * `mastra__threadId` (Mastra's reserved thread key, set by its server), the memory thread of the
+ * call (`memory: { thread, resource }`, which Mastra puts in the request context as
+ * `MastraMemory`) or a `runId` key; when none of them names the conversation, the calls share the
+ * guard's default run and the adapter says so once per guard (`onWarning`). One binding per call,
+ * which is one user turn: the binding tells the guard (`progress(runId, "user_turn")`) once it
+ * knows its run, at the first `prepareStep` or hook. With `dropRepeatedResults: true` (and a guard built with `sameAs: true`)
  * the binding also offers an input `processor` whose `processLLMRequest` sends each tool result
  * that repeats an earlier identical one, still in the prompt, as the core's one-line reference to
  * it (see repeated-results.ts); the thread's messages and memory keep every result as it was.
@@ -32,7 +36,7 @@ interface HookContext {
   error?: unknown;
 }
 
-/** The tool execution context Mastra passes as `context`: the call id and the request context. */
+/** The tool options Mastra passes the hooks as `context`: the call id and the request context. */
 interface ExecutionContext {
   toolCallId?: string;
   requestContext?: RequestContextLike;
@@ -50,8 +54,17 @@ export interface MastraToolHooks {
 export interface MastraGuardOptions {
   /** The conversation this call belongs to; absent, read from the request context. */
   runId?: string;
-  /** The step bound `stopWhen` keeps (Mastra's own default, which any `stopWhen` replaces, is 5). Default 5. */
+  /**
+   * The step bound `stopWhen` keeps (Mastra's own default, which any `stopWhen` replaces, is 5).
+   * Default 25: the default preset stops the slowest loop at its 20th call, strict within 15.
+   */
   maxSteps?: number;
+  /**
+   * Where the adapter says that nothing names the conversation (no `runId` option, no thread in
+   * the request context), so the calls share the guard's default run: said once per guard.
+   * Default `console.warn`.
+   */
+  onWarning?: (message: string) => void;
   /**
    * Offer `processor`, which sends the model a tool result that repeats an earlier identical
    * result of the same call as a one-line reference to that call. Needs a guard built with
@@ -67,16 +80,23 @@ export interface MastraPromptProcessor {
   processLLMRequest: <P>(args: { prompt: P[] }) => { prompt: P[] } | undefined;
 }
 
-/** Mastra's default step bound when no `stopWhen` is given. */
-const MASTRA_DEFAULT_MAX_STEPS = 5;
+/**
+ * The adapter's step bound when no `maxSteps` is given: room for the default preset's stop of the
+ * slowest loop (a cycle of three, its 20th call) and the strict preset's (within 15 calls), checked
+ * against the core by the framework tests.
+ */
+const DEFAULT_MAX_STEPS = 25;
 
 export interface GuardedMastra {
   /** Pass as `hooks` to `generate` / `stream` (or merge into yours). */
   hooks: MastraToolHooks;
   /** Pass as `stopWhen`: true once the guard has stopped the run, or after `maxSteps` steps. */
   stopWhen: (options: { steps: readonly unknown[] }) => boolean;
-  /** Pass as `prepareStep`: adds the pending hints as a system message. `S` is Mastra's `CoreMessage`. */
-  prepareStep: <S>(args: { systemMessages: S[] }) => { systemMessages: S[] } | undefined;
+  /**
+   * Pass as `prepareStep`: learns the run from the request context before the first step and adds
+   * the pending hints as a system message. `S` is Mastra's `CoreMessage`.
+   */
+  prepareStep: <S>(args: { systemMessages: S[]; requestContext?: RequestContextLike }) => { systemMessages: S[] } | undefined;
   /**
    * Only with `dropRepeatedResults`: pass in `inputProcessors` (with the agent's own input
    * processors, which a per-call `inputProcessors` replaces).
@@ -84,27 +104,45 @@ export interface GuardedMastra {
   processor?: MastraPromptProcessor;
   /** The `stop` verdict that ended this call's loop, if one did: show its `userMessage` to the user. */
   stopped: () => StopVerdict | undefined;
-  /** The conversation is over: forgets the run in the guard (`guard.endRun`) and in these notes. */
-  endRun: () => void;
+  /**
+   * The conversation is over: forgets the run in the guard (`guard.endRun`) and in these notes.
+   * The run is this binding's (known from its first `prepareStep` or hook), or `runId` if given.
+   */
+  endRun: (runId?: string) => void;
 }
 
-/** Mastra's reserved request-context key for the memory thread. */
+/** Mastra's reserved request-context key for the memory thread (its server sets it). */
 const THREAD_KEY = "mastra__threadId";
 
-function runIdFrom(context: HookContext): string | undefined {
-  const requestContext = executionOf(context).requestContext;
-  for (const key of [THREAD_KEY, "runId"]) {
-    const value = requestContext?.get(key);
-    if (typeof value === "string") return value;
-  }
-  return undefined;
+/** The request-context key under which Mastra keeps the call's memory (`{ thread, resourceId, ... }`). */
+const MEMORY_KEY = "MastraMemory";
+
+/** The conversation the request context names: Mastra's thread key, the memory thread, a `runId`. */
+function runIdFrom(requestContext: RequestContextLike | undefined): string | undefined {
+  if (requestContext === undefined || typeof requestContext.get !== "function") return undefined;
+  const named = requestContext.get(THREAD_KEY);
+  if (typeof named === "string") return named;
+  const memory = requestContext.get(MEMORY_KEY) as { thread?: { id?: unknown } } | undefined;
+  const thread = memory?.thread?.id;
+  if (typeof thread === "string") return thread;
+  const runId = requestContext.get("runId");
+  return typeof runId === "string" ? runId : undefined;
 }
+
+/** The guards already warned that nothing names their conversations. */
+const warnedGuards = new WeakSet<object>();
+
+const UNNAMED_RUN_WARNING =
+  "tool-loop-guard/mastra: nothing names this conversation (no runId option, no mastra__threadId, memory thread or runId in the " +
+  "request context), so its tool calls share the guard's default run with every other unnamed call: pass " +
+  "memory: { thread, resource } or guardMastra(guard, { runId }).";
 
 /** Hooks and loop options that put the guard in front of one Mastra agent call's tools. */
 export function guardMastra(guard: SameAsGuard, options: MastraGuardOptions = {}): GuardedMastra {
   const repeats = RepeatedResults.when(options.dropRepeatedResults, guard);
   const notes = new RunNotes(guard);
-  const maxSteps = options.maxSteps ?? MASTRA_DEFAULT_MAX_STEPS;
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const onWarning = options.onWarning ?? ((message: string) => console.warn(message));
   // The run of this binding: the option, or the first run id seen in a hook; binding it begins the turn.
   let bound: string | undefined;
   let known = false;
@@ -112,11 +150,15 @@ export function guardMastra(guard: SameAsGuard, options: MastraGuardOptions = {}
     if (known) return;
     known = true;
     bound = runId;
+    if (bound === undefined && !warnedGuards.has(guard)) {
+      warnedGuards.add(guard);
+      onWarning(UNNAMED_RUN_WARNING);
+    }
     notes.newTurn(bound);
   };
   if (options.runId !== undefined) bind(options.runId);
   const runOf = (context: HookContext) => {
-    bind(runIdFrom(context));
+    bind(runIdFrom(executionOf(context).requestContext));
     return bound;
   };
   const warned = (hint: string | undefined) => {
@@ -153,16 +195,17 @@ export function guardMastra(guard: SameAsGuard, options: MastraGuardOptions = {}
     hooks,
     ...(processor && { processor }),
     stopWhen: ({ steps }) => notes.stopped(bound) !== undefined || steps.length >= maxSteps,
-    prepareStep: ({ systemMessages }) => {
+    prepareStep: ({ systemMessages, requestContext }) => {
+      bind(runIdFrom(requestContext));
       const hints = notes.takeHints(bound);
       if (hints.length === 0) return undefined;
       const hint = { role: "system", content: hints.join("\n\n") } as (typeof systemMessages)[number];
       return { systemMessages: [...systemMessages, hint] };
     },
     stopped: () => notes.stopped(bound),
-    endRun: () => {
-      repeats?.endRun(bound);
-      notes.endRun(bound);
+    endRun: (runId = bound) => {
+      repeats?.endRun(runId);
+      notes.endRun(runId);
     },
   };
 }

@@ -6,8 +6,10 @@
  * `stop` also makes the agent's `toolUseBehavior` end the run with the stop's `userMessage` as the
  * final output, and a warning's hint reaches the model through the run's `callModelInputFilter`.
  * The run id comes from the context given to `run(agent, input, { context })`; each `run()` is a
- * user turn of that conversation (a new `RunContext`): its first guarded call forgets the last
- * turn's stop and tells the guard (`progress(runId, "user_turn")`). `guardTools` is idempotent:
+ * user turn of that conversation: its first model call (`callModelInputFilter`, which sees the
+ * context object given to that `run()`), or else its first guarded call (a new `RunContext`),
+ * forgets the last turn's stop and tells the guard (`progress(runId, "user_turn")`), so a next
+ * `run()` that answers without calling a tool clears the stop too. `guardTools` is idempotent:
  * the guardrails of any `guardOpenAIAgents` are replaced, never stacked. No runtime import of the
  * SDK: the types below are the shapes it uses.
  */
@@ -85,11 +87,13 @@ export interface GuardedOpenAIAgents {
   /** The agent's `toolUseBehavior`: ends the run with the stop's message once the guard stopped it. */
   toolUseBehavior: (context: RunContextLike, toolResults: unknown[]) => FinalOutputDecision;
   /**
-   * The run's `callModelInputFilter`: appends pending hints as a user message. `D` is the SDK's
+   * The run's `callModelInputFilter`: begins the run's turn at its first model call (the context
+   * object given to `run()` marks the run: give each `run()` its own) and appends pending hints as
+   * a user message to that call's input. `D` is the SDK's
    * `ModelInputData`, whose input items include `{ role: "user", content: string }`.
    */
   callModelInputFilter: <D extends ModelInputData>(args: { modelData: D; context: unknown }) => D;
-  /** The `stop` verdict that ended the latest run with this id, if one did (until its next run). */
+  /** The `stop` verdict that ended the latest run with this id, if one did (until its next run starts). */
   stopped: (runId?: string) => StopVerdict | undefined;
   /** The conversation is over: forgets the run in the guard (`guard.endRun`) and in these notes. */
   endRun: (runId?: string) => void;
@@ -120,13 +124,26 @@ const ALLOW: GuardrailOutput = { behavior: { type: "allow" } };
 export function guardOpenAIAgents(guard: CallGuard, options: OpenAIAgentsGuardOptions = {}): GuardedOpenAIAgents {
   const runIdOf = options.runId ?? defaultRunId;
   const notes = new RunNotes(guard);
-  // Each run() makes a new RunContext: the first time one is seen, a user turn of its run id begins.
+  // A user turn begins at a run()'s first model call, which the input filter sees with the context
+  // object given to run() (a fresh one per run, as the docs pass it), or else at its first guarded
+  // call, the first time its RunContext (new at each run()) is seen; whichever comes first.
+  const filtered = new WeakSet<object>();
+  const begunByFilter = new WeakSet<object>();
   const turns = new WeakSet<RunContextLike>();
+  const beginFromFilter = (context: unknown) => {
+    if (typeof context !== "object" || context === null || filtered.has(context)) return;
+    filtered.add(context);
+    begunByFilter.add(context);
+    notes.newTurn(runIdOf(context));
+  };
   const runOf = (context: RunContextLike | undefined) => {
     const runId = runIdOf(context?.context);
     if (context !== undefined && !turns.has(context)) {
       turns.add(context);
-      notes.newTurn(runId);
+      const app = context.context;
+      // The filter began this run's turn already (its context object is claimed once, by this run).
+      if (typeof app === "object" && app !== null && begunByFilter.has(app)) begunByFilter.delete(app);
+      else notes.newTurn(runId);
     }
     return runId;
   };
@@ -180,6 +197,7 @@ export function guardOpenAIAgents(guard: CallGuard, options: OpenAIAgentsGuardOp
       return { isFinalOutput: true, isInterrupted: undefined, finalOutput: stop.userMessage };
     },
     callModelInputFilter: ({ modelData, context }) => {
+      beginFromFilter(context);
       const hints = notes.takeHints(runIdOf(context));
       if (hints.length === 0) return modelData;
       return { ...modelData, input: [...modelData.input, { role: "user", content: hints.join("\n\n") }] };

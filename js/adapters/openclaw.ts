@@ -13,8 +13,10 @@
  * session (a user message, a heartbeat) is a turn: its first hook tells the guard
  * (`progress(sessionKey, "user_turn")`). Given OpenClaw's `emitDiagnosticEvent` (from
  * `openclaw/plugin-sdk/diagnostic-runtime`), each verdict that warns, blocks or stops is also
- * emitted as OpenClaw's `tool.loop` diagnostic event (see openclaw-event.ts). No runtime import of
- * OpenClaw.
+ * emitted as OpenClaw's `tool.loop` diagnostic event (see openclaw-event.ts). The plugin fails
+ * open: a guard that cannot be built (a config error) leaves that agent unguarded, and a hook that
+ * throws lets the call through, each said once in OpenClaw's log (`api.logger`); it never blocks a
+ * tool because of its own failure. No runtime import of OpenClaw.
  */
 import type { LoopGuardConfig, Verdict } from "../types.js";
 import type { CallGuard } from "./guarded-call.js";
@@ -48,9 +50,16 @@ interface ToolCallEvent {
   error?: string;
 }
 
+/** `PluginLogger`: where the plugin says it is off (OpenClaw's log). */
+interface PluginLoggerLike {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
 /** The part of `OpenClawPluginApi` the plugin uses. */
 export interface OpenClawPluginApiLike {
   config?: unknown;
+  logger?: PluginLoggerLike;
   on(hookName: string, handler: (event: never, ctx: never) => unknown): void;
 }
 
@@ -76,6 +85,11 @@ export type GuardSource = CallGuard | ((agentId: string | undefined, gatewayConf
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** An error's message, for a log line. */
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** An agent id as OpenClaw compares them: trimmed, lower-cased, other characters than `a-z0-9_-` as `-`. */
@@ -144,15 +158,46 @@ export function toolLoopGuardPlugin(source: GuardSource, options: OpenClawPlugin
     name: "Tool loop guard",
     description: "Refuses tool calls that repeat without progress (content-aware loop detection).",
     register(api) {
-      const perAgent = new Map<string | undefined, RunNotes>();
-      const notesFor = (agentId: string | undefined): RunNotes => {
-        let notes = perAgent.get(typeof source === "function" ? agentId : undefined);
+      const log = (level: "warn" | "error", message: string) => {
+        const logger = api.logger;
+        if (logger !== undefined) logger[level](message);
+        else console[level](message);
+      };
+      // What the plugin already logged: each failure is said once.
+      const said = new Set<string>();
+      const sayOnce = (level: "warn" | "error", message: string) => {
+        if (said.has(message)) return;
+        said.add(message);
+        log(level, message);
+      };
+      // The notes of each agent's guard; null for an agent whose guard could not be built.
+      const perAgent = new Map<string | undefined, RunNotes | null>();
+      const notesFor = (agentId: string | undefined): RunNotes | null => {
+        const key = typeof source === "function" ? agentId : undefined;
+        let notes = perAgent.get(key);
         if (notes === undefined) {
-          notes = new RunNotes(typeof source === "function" ? source(agentId, api.config) : source);
-          perAgent.set(typeof source === "function" ? agentId : undefined, notes);
+          try {
+            notes = new RunNotes(typeof source === "function" ? source(agentId, api.config) : source);
+          } catch (error) {
+            notes = null;
+            const where = `plugins.entries.${OPENCLAW_PLUGIN_ID}.config, tools.loopDetection or the agent's`;
+            log("error", `${OPENCLAW_PLUGIN_ID}: the guard is OFF for agent ${agentId ?? "(default)"}, its tool calls run unguarded: invalid config (${where}): ${describe(error)}`);
+          }
+          perAgent.set(key, notes);
         }
         return notes;
       };
+      // A hook that throws lets the call through (OpenClaw would block it): said once per failure.
+      const failOpen =
+        <E, C>(hookName: string, handler: (event: E, ctx: C) => unknown) =>
+        (event: E, ctx: C) => {
+          try {
+            return handler(event, ctx);
+          } catch (error) {
+            sayOnce("warn", `${OPENCLAW_PLUGIN_ID}: ${hookName} failed, the call was let through: ${describe(error)}`);
+            return undefined;
+          }
+        };
       // The OpenClaw run each session last saw: a different one is a new turn of the session.
       const lastRun = new Map<string, string>();
       const sessionOf = (event: { runId?: string }, ctx: HookContext) => ctx.sessionKey ?? ctx.sessionId ?? event.runId ?? ctx.runId;
@@ -161,7 +206,7 @@ export function toolLoopGuardPlugin(source: GuardSource, options: OpenClawPlugin
         const openclawRun = event.runId ?? ctx.runId;
         if (runId !== undefined && openclawRun !== undefined && lastRun.get(runId) !== openclawRun) {
           lastRun.set(runId, openclawRun);
-          notesFor(ctx.agentId).newTurn(runId);
+          notesFor(ctx.agentId)?.newTurn(runId);
         }
         return runId;
       };
@@ -172,9 +217,10 @@ export function toolLoopGuardPlugin(source: GuardSource, options: OpenClawPlugin
       const callKey = (runId: string | undefined, event: ToolCallEvent, ctx: HookContext) =>
         JSON.stringify([runId ?? null, event.toolName, event.toolCallId ?? ctx.toolCallId ?? null]);
 
-      api.on("before_tool_call", (event: ToolCallEvent, ctx: HookContext) => {
-        const runId = runOf(event, ctx);
+      api.on("before_tool_call", failOpen("before_tool_call", (event: ToolCallEvent, ctx: HookContext) => {
         const notes = notesFor(ctx.agentId);
+        if (notes === null) return undefined;
+        const runId = runOf(event, ctx);
         const callId = event.toolCallId ?? ctx.toolCallId;
         const verdict = notes.guard.check({ runId, tool: event.toolName, args: event.params, callId });
         emit(verdict, ctx);
@@ -184,33 +230,36 @@ export function toolLoopGuardPlugin(source: GuardSource, options: OpenClawPlugin
         // Bounded, should a runtime not report a refused call back: the oldest keys go first.
         if (refused.size > MAX_REFUSED_KEYS) refused.delete(refused.values().next().value!);
         return { block: true, blockReason: refusalText(verdict.refusal!) };
-      });
+      }));
 
-      api.on("after_tool_call", (event: ToolCallEvent, ctx: HookContext) => {
+      api.on("after_tool_call", failOpen("after_tool_call", (event: ToolCallEvent, ctx: HookContext) => {
+        const notes = notesFor(ctx.agentId);
+        if (notes === null) return;
         const runId = runOf(event, ctx);
         if (refused.delete(callKey(runId, event, ctx))) return;
-        const notes = notesFor(ctx.agentId);
         // With its args, as every preset finds the call (see guardedCall).
         const base = { runId, tool: event.toolName, args: event.params, callId: event.toolCallId ?? ctx.toolCallId };
         const outcome = event.error !== undefined ? { ...base, error: event.error } : { ...base, result: event.result };
         const verdict = notes.guard.record(outcome);
         emit(verdict, ctx);
         if (verdict.hint !== undefined) notes.addHint(runId, verdict.hint);
-      });
+      }));
 
-      api.on("before_prompt_build", (event: { runId?: string }, ctx: HookContext) => {
+      api.on("before_prompt_build", failOpen("before_prompt_build", (event: { runId?: string }, ctx: HookContext) => {
         // The hints left by the last tool calls reach this prompt, also when it begins a new turn.
-        const hints = notesFor(ctx?.agentId).takeHints(sessionOf(event ?? {}, ctx ?? {}));
+        const notes = notesFor(ctx?.agentId);
+        if (notes === null) return undefined;
+        const hints = notes.takeHints(sessionOf(event ?? {}, ctx ?? {}));
         runOf(event ?? {}, ctx ?? {});
         return hints.length === 0 ? undefined : { appendContext: hints.join("\n\n") };
-      });
+      }));
 
-      api.on("session_end", (event: { sessionId?: string; sessionKey?: string }, ctx: HookContext) => {
+      api.on("session_end", failOpen("session_end", (event: { sessionId?: string; sessionKey?: string }, ctx: HookContext) => {
         const runId = event.sessionKey ?? ctx?.sessionKey ?? event.sessionId ?? ctx?.sessionId;
         if (runId === undefined) return;
         lastRun.delete(runId);
-        notesFor(ctx?.agentId).endRun(runId);
-      });
+        notesFor(ctx?.agentId)?.endRun(runId);
+      }));
     },
   };
 }

@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 import { LoopGuard } from "tool-loop-guard";
 import { guardAiSdk } from "tool-loop-guard/ai-sdk";
 import { z } from "zod";
-import { adapterContract, ARGS, CONFIG, dropRepeatsContract, REPEATING_RESULTS } from "./support.mjs";
+import { adapterContract, ARGS, CONFIG, CYCLE, dropRepeatsContract, REPEATING_RESULTS, stopsByShape } from "./support.mjs";
 
 const MAJORS = [
   { name: "ai 5", ai: await import("ai-v5"), test: await import("ai-v5/test"), mock: "MockLanguageModelV2" },
@@ -14,15 +14,19 @@ const MAJORS = [
   { name: "ai 7", ai: await import("ai"), test: await import("ai/test"), mock: "MockLanguageModelV4" },
 ];
 
-/** A mock model of the given major that calls `status(ARGS)` at every step. */
-function repeatingModel(major) {
+/** The step bound docs/adapters.md tells AI SDK users to keep beside the guard's stopWhen. */
+const DOCUMENTED_STEP_COUNT = 25;
+
+/** A mock model of the given major that calls `callOf(i)` (`{tool, args}`, default `status(ARGS)`) at every step. */
+function repeatingModel(major, callOf = () => ({ tool: "status", args: ARGS })) {
   let step = 0;
   const v2 = major.mock === "MockLanguageModelV2";
   return new major.test[major.mock]({
     doGenerate: async () => {
+      const { tool, args } = callOf(step);
       step += 1;
       return {
-        content: [{ type: "tool-call", toolCallId: `call-${step}`, toolName: "status", input: JSON.stringify(ARGS) }],
+        content: [{ type: "tool-call", toolCallId: `call-${step}`, toolName: tool, input: JSON.stringify(args) }],
         finishReason: v2 ? "tool-calls" : { unified: "tool-calls", raw: undefined },
         usage: v2
           ? { inputTokens: 1, outputTokens: 1, totalTokens: 2 }
@@ -46,8 +50,7 @@ function statusTool(major, resultOf) {
  * `resultOf()` answers each execution, `turns` caps the steps. The tools are wrapped per request,
  * as the docs say; `tools` may be given already wrapped; `options` are more of guardAiSdk's.
  */
-async function run(major, guard, { runId, resultOf, turns, tools = { status: statusTool(major, resultOf) }, options = {} }) {
-  const model = repeatingModel(major);
+async function run(major, guard, { runId, resultOf, turns, tools = { status: statusTool(major, resultOf) }, options = {}, model = repeatingModel(major) }) {
   const guarded = guardAiSdk(guard, { runId, tools, ...options });
   const result = await major.ai.generateText({
     model,
@@ -77,6 +80,25 @@ for (const major of MAJORS) {
     });
   });
 }
+
+describe("tool-loop-guard/ai-sdk: the step bound", () => {
+  test(`stepCountIs(${DOCUMENTED_STEP_COUNT}) beside guarded.stopWhen lets the default and strict presets stop the slowest loop: the user reads the stop's userMessage`, async (t) => {
+    const [major] = MAJORS.slice(-1);
+    for (const config of [{}, { preset: "strict" }]) {
+      const stops = stopsByShape(config);
+      assert.equal(Math.max(...Object.values(stops)), stops.cycle, "the cycle is the slowest shape");
+      assert.ok(stops.cycle <= DOCUMENTED_STEP_COUNT);
+      const guard = new LoopGuard(config);
+      const tools = Object.fromEntries(CYCLE.map(({ tool, result }) => [tool, major.ai.tool({ description: tool, inputSchema: z.object({}), execute: async () => result })]));
+      const ran = await run(major, guard, { runId: "cycle", turns: DOCUMENTED_STEP_COUNT, tools, model: repeatingModel(major, (i) => CYCLE[i % 3]) });
+      assert.equal(ran.stopped?.action, "stop", `${config.preset ?? "default"}: the guard's stop ended the loop`);
+      assert.equal(ran.result.steps.length, stops.cycle, "at the bare guard's call");
+      assert.ok((ran.stopped?.userMessage ?? ran.result.text).length > 0, "the user reads the guard's words");
+      t.diagnostic(`${config.preset ?? "default"} preset: loops stop at call ${JSON.stringify(stops)}`);
+      guard.free();
+    }
+  });
+});
 
 describe("tool-loop-guard/ai-sdk: wrapping twice", () => {
   test("wrapping tools that are already guarded wraps their original execute: each call is checked and recorded once", async () => {

@@ -1,6 +1,6 @@
 // tool-loop-guard/langchain inside a real LangChain agent (`createAgent` of langchain 1.x on
 // LangGraph), driven by `fakeModel()` from @langchain/core/testing scripted to call the same tool
-// at every turn.
+// at every turn; MemorySaver (from @langchain/langgraph-checkpoint, which langchain installs) saves threads.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
@@ -9,7 +9,8 @@ import { createAgent, tool } from "langchain";
 import { LoopGuard } from "tool-loop-guard";
 import { guardLangChain } from "tool-loop-guard/langchain";
 import { z } from "zod";
-import { adapterContract, ARGS, CYCLE, dropRepeatsContract, REPEATING_RESULTS, stopsByShape } from "./support.mjs";
+import { MemorySaver } from "@langchain/langgraph-checkpoint";
+import { adapterContract, ARGS, CONFIG, CYCLE, dropRepeatsContract, expectedRun, REPEATING_RESULTS, STUCK_RESULT, stopsByShape } from "./support.mjs";
 
 /** The `recursionLimit` docs/adapters.md tells LangChain users to give `invoke()`. */
 const DOCUMENTED_RECURSION_LIMIT = 100;
@@ -26,6 +27,12 @@ function repeatingModel(turns, callOf = () => ({ tool: "status", args: ARGS })) 
   return model.respond(new AIMessage("done"));
 }
 
+/** The text blocks of a system message. */
+function systemTexts(message) {
+  if (typeof message.content === "string") return message.content === "" ? [] : [message.content];
+  return message.content.filter((block) => block.type === "text").map((block) => block.text);
+}
+
 const statusTool = (resultOf) => tool(async () => resultOf(), { name: "status", description: "Status of a background job", schema: z.object({ job: z.string() }) });
 
 /**
@@ -35,13 +42,13 @@ const statusTool = (resultOf) => tool(async () => resultOf(), { name: "status", 
  * parallel on purpose: the same scenario written in each framework's own API; what they share is
  * in support.mjs.
  */
-async function run(guard, { runId, resultOf, turns, session = {}, recursionLimit = 4 * turns + 10, model = repeatingModel(turns), tools = [statusTool(resultOf)] }) {
+async function run(guard, { runId, resultOf, turns, session = {}, recursionLimit = 4 * turns + 10, model = repeatingModel(turns), tools = [statusTool(resultOf)], agentOptions = {} }) {
   const guarded = (session.guarded ??= guardLangChain(guard));
-  const agent = createAgent({ model, tools, middleware: [guarded.middleware] });
+  const agent = createAgent({ model, tools, middleware: [guarded.middleware], ...agentOptions });
   const config = { configurable: { thread_id: runId }, ...(recursionLimit === null ? {} : { recursionLimit }) };
   const state = await agent.invoke({ messages: [{ role: "user", content: "Wait for job 42 to finish." }] }, config);
   const toolMessages = state.messages.filter((m) => m.type === "tool");
-  return { state, toolMessages, model, guarded, stopped: guarded.stopped(runId) };
+  return { state, toolMessages, model, agent, guarded, stopped: guarded.stopped(runId) };
 }
 
 describe("tool-loop-guard/langchain with langchain createAgent", () => {
@@ -52,7 +59,7 @@ describe("tool-loop-guard/langchain with langchain createAgent", () => {
     modelCalls: ({ model }) => model.calls,
     toolOutputs: ({ toolMessages }) => toolMessages.map((m) => m.content),
     refusalIn: (content) => JSON.parse(content),
-    promptTexts: (call) => call.messages.filter((m) => m.type === "human").map((m) => m.content),
+    promptTexts: (call) => call.messages.filter((m) => m.type === "system").flatMap(systemTexts),
     endsStopped({ state, toolMessages, model }, stopped, plan) {
       assert.equal(model.callCount, plan.stopAt, "no model call after the stop");
       const refused = toolMessages[plan.firstBlock - 1];
@@ -79,6 +86,27 @@ describe("tool-loop-guard/langchain with langchain createAgent", () => {
     assert.equal(ran.toolMessages.length, stops.cycle, "stopped at the bare guard's call");
     assert.equal(Math.max(...Object.values(stops)), stops.cycle, "the cycle is the slowest shape");
     t.diagnostic(`default preset: stuck loops stop at call ${JSON.stringify(stops)}; each tool call costs 3 graph steps with the middleware`);
+    guard.free();
+  });
+
+  test("hints stay out of the thread: after a warning, a checkpointed thread's saved messages hold no guard text, and the model saw the hint in its next call's system message only", async () => {
+    const plan = expectedRun({ tool: "status", args: ARGS, resultOf: () => STUCK_RESULT });
+    const hint = plan.verdicts[plan.firstWarn - 1].hint;
+    assert.ok(plan.firstWarn < plan.firstBlock, "the turn ends after the warning, before any refusal");
+    const guard = new LoopGuard(CONFIG);
+    const session = {};
+    const agentOptions = { checkpointer: new MemorySaver(), systemPrompt: "You wait for jobs." };
+    const warned = await run(guard, { runId: "saved", resultOf: () => STUCK_RESULT, turns: plan.firstWarn, session, agentOptions });
+    const next = await run(guard, { runId: "saved", resultOf: () => STUCK_RESULT, turns: 0, session, agentOptions });
+    const systemOf = (call) => call.messages.filter((m) => m.type === "system").flatMap(systemTexts);
+    assert.deepEqual(systemOf(warned.model.calls[plan.firstWarn - 1]), ["You wait for jobs."], "no hint before the warning");
+    assert.deepEqual(systemOf(warned.model.calls[plan.firstWarn]), ["You wait for jobs.", hint], "the next model call had the hint after the system prompt");
+    assert.deepEqual(systemOf(next.model.calls[0]), ["You wait for jobs."], "the next user message's call did not re-read it");
+    const saved = await next.agent.getState({ configurable: { thread_id: "saved" } });
+    const texts = saved.values.messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+    assert.equal(texts.length, plan.firstWarn * 2 + 4, "both turns are saved: question, calls, results, answer");
+    assert.ok(!texts.some((text) => text.includes(hint) || text.includes("Loop warning")), "no guard text in the saved thread");
+    assert.deepEqual(saved.values.messages.filter((m) => m.type === "human").map((m) => m.content), ["Wait for job 42 to finish.", "Wait for job 42 to finish."], "the user's words only");
     guard.free();
   });
 

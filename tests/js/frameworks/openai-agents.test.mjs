@@ -8,7 +8,7 @@ import { assistantMessage, functionCall, modelResponder, ScriptedModel } from "@
 import { LoopGuard } from "tool-loop-guard";
 import { guardOpenAIAgents } from "tool-loop-guard/openai-agents";
 import { z } from "zod";
-import { adapterContract, ARGS, CYCLE, STUCK_RESULT, stopsByShape } from "./support.mjs";
+import { adapterContract, ARGS, CONFIG, CYCLE, STUCK_RESULT, stopsByShape } from "./support.mjs";
 
 /** The `maxTurns` docs/adapters.md tells OpenAI Agents users to give `run()`. */
 const DOCUMENTED_MAX_TURNS = 25;
@@ -77,6 +77,18 @@ describe("tool-loop-guard/openai-agents with @openai/agents", () => {
     assert.equal(Math.max(...Object.values(stops)), stops.cycle, "the cycle is the slowest shape");
     assert.equal(ran.result.finalOutput, ran.stopped.userMessage);
     t.diagnostic(`default preset: stuck loops stop at call ${JSON.stringify(stops)}; the SDK's maxTurns 10 ends the run first`);
+    guard.free();
+  });
+
+  test("a stop lasts until the next run() only: a next run() that answers without a tool call clears it", async () => {
+    const guard = new LoopGuard(CONFIG);
+    const session = {};
+    const first = await run(guard, { runId: "thread-1", resultOf: () => STUCK_RESULT, turns: 60, session });
+    assert.equal(first.stopped?.action, "stop");
+    const next = await run(guard, { runId: "thread-1", resultOf: () => STUCK_RESULT, turns: 0, session });
+    assert.equal(next.result.finalOutput, "done", "a text-only turn");
+    assert.equal(next.outputs.length, 0);
+    assert.equal(session.guarded.stopped("thread-1"), undefined, "the next user message cleared the stop");
     guard.free();
   });
 

@@ -4,6 +4,7 @@
 // session_end), and fromOpenClawConfig on gateway configs with per-agent overrides. These are the
 // quick unit checks; tests/js/openclaw/ runs the plugin inside the real openclaw 2026.9.6.
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { describe, test } from "node:test";
 import { LoopGuard } from "tool-loop-guard";
 import { fromOpenClawConfig, toolLoopEvent, toolLoopGuardPlugin } from "tool-loop-guard/openclaw";
@@ -148,6 +149,92 @@ describe("tool-loop-guard/openclaw plugin", () => {
     const lenientPlan = expectedRun({ tool: "status", args: ARGS, resultOf: () => STUCK_RESULT, limit: 12, config: { preset: "default", detectors: { pingPong: false } } });
     assert.equal(lenient.executed, lenientPlan.executed);
     assert.ok(strict.executed < lenient.executed, "the agent's override took effect");
+  });
+});
+
+describe("tool-loop-guard/openclaw plugin: it fails open", () => {
+  test("a guard config the core rejects leaves that agent unguarded, said once in OpenClaw's log; other agents stay guarded", async () => {
+    const gateway = {
+      plugins: { entries: { "tool-loop-guard": { config: { preset: "strict" } } } },
+      agents: { entries: { typo: { tools: { loopDetection: { warningTreshold: 2 } } } } },
+    };
+    const api = recorderApi(gateway);
+    const logged = [];
+    api.logger = { warn: (message) => logged.push(["warn", message]), error: (message) => logged.push(["error", message]), info: () => {} };
+    toolLoopGuardPlugin((agentId, config) => new LoopGuard(fromOpenClawConfig(config, agentId))).register(api);
+    for (const sessionKey of ["t1", "t2"]) {
+      const typo = await session(api, { sessionKey, agentId: "typo", calls: 12, resultOf: () => STUCK_RESULT });
+      assert.equal(typo.executed, 12, "every call ran: nothing blocked");
+    }
+    assert.equal(logged.length, 1, "said once");
+    const [level, message] = logged[0];
+    assert.equal(level, "error");
+    assert.match(message, /guard is OFF for agent typo/);
+    assert.match(message, /warningTreshold/, "naming the key");
+    const main = await session(api, { sessionKey: "m1", agentId: "main", calls: 12, resultOf: () => STUCK_RESULT });
+    assert.ok(main.executed < 12, "the agent whose config is right is guarded");
+    const next = await api.handlers.get("before_prompt_build")({ runId: "r" }, { agentId: "typo", sessionKey: "t1" });
+    assert.equal(next, undefined);
+  });
+
+  test("a hook that throws lets the call through (OpenClaw would block it), said once", async () => {
+    const failing = { check: () => { throw new Error("boom"); }, record: () => { throw new Error("boom"); }, progress: () => {}, endRun: () => {} };
+    const api = recorderApi({});
+    const logged = [];
+    api.logger = { warn: (message) => logged.push(message), error: (message) => logged.push(message), info: () => {} };
+    toolLoopGuardPlugin(failing).register(api);
+    const { executed } = await session(api, { sessionKey: "s", calls: 3, resultOf: () => STUCK_RESULT });
+    assert.equal(executed, 3);
+    assert.deepEqual(logged, ["tool-loop-guard: before_tool_call failed, the call was let through: boom", "tool-loop-guard: after_tool_call failed, the call was let through: boom"]);
+  });
+});
+
+describe("the plugin manifest's configSchema", () => {
+  const manifest = JSON.parse(fs.readFileSync(new URL("../../../examples/openclaw-plugin/openclaw.plugin.json", import.meta.url), "utf8"));
+  const schema = manifest.configSchema;
+
+  /** The keys the core accepts in the object `at` builds around an unknown key (from its invalid_config error). */
+  function coreKeys(at) {
+    try {
+      new LoopGuard(at({ "no such key": 1 })).free();
+    } catch (error) {
+      const listed = /known keys: (.*)$/.exec(error.message);
+      assert.ok(listed !== null, error.message);
+      return listed[1].split(", ").sort();
+    }
+    assert.fail("the core accepted an unknown key");
+  }
+
+  /** The values the core accepts for a choice (from its invalid_config error). */
+  function coreChoices(at) {
+    try {
+      new LoopGuard(at("no such value")).free();
+    } catch (error) {
+      return [...error.message.matchAll(/"([^"]+)"/g)].map((m) => m[1]).filter((v) => v !== "no such value").sort();
+    }
+    assert.fail("the core accepted an unknown value");
+  }
+
+  test("names exactly the keys the core accepts, at every level, and closes every object (additionalProperties: false)", () => {
+    const tool = schema.properties.tools.additionalProperties;
+    const objects = [
+      [schema, (o) => o],
+      [schema.properties.detectors, (o) => ({ detectors: o })],
+      [schema.properties.postCompactionGuard, (o) => ({ postCompactionGuard: o })],
+      [tool, (o) => ({ tools: { t: o } })],
+      [tool.properties.cap, (o) => ({ tools: { t: { cap: o } } })],
+    ];
+    for (const [object, at] of objects) {
+      assert.equal(object.type, "object");
+      assert.equal(object.additionalProperties, false);
+      assert.deepEqual(Object.keys(object.properties).sort(), coreKeys(at));
+    }
+  });
+
+  test("its choices are the core's", () => {
+    assert.deepEqual([...schema.properties.preset.enum].sort(), coreChoices((v) => ({ preset: v })));
+    assert.deepEqual([...schema.properties.policy.enum].sort(), coreChoices((v) => ({ policy: v })));
+    assert.deepEqual([...schema.properties.tools.additionalProperties.properties.kind.enum].sort(), coreChoices((v) => ({ tools: { t: { kind: v } } })));
   });
 });
 

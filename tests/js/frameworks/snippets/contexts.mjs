@@ -113,8 +113,10 @@ await close();
 const agent = mastraAgent();
 const prompt = "Is job 42 done?";
 const threadId = "thread-42";
+const userId = "user-7";
 `,
     postlude: `assert.equal(guarded.stopped()?.action, "stop");
+assert.equal(guarded.stopped()?.runId, threadId, "the memory thread is the run");
 assert.equal(answer, guarded.stopped()?.userMessage);
 `,
   },

@@ -7,6 +7,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AIMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { Agent as MastraAgent } from "@mastra/core/agent";
+import { MockMemory } from "@mastra/core/memory";
 import { createTool } from "@mastra/core/tools";
 import { tool as agentsTool } from "@openai/agents";
 import { functionCall, modelResponder, ScriptedModel } from "@openai/agents/testing";
@@ -65,7 +66,7 @@ export async function mcpClient(): Promise<{ client: Client; close: () => Promis
   return { client, close: async () => (await client.close(), await server.close()) };
 }
 
-/** Mastra: an agent whose mock model calls `status` at every step. */
+/** Mastra: an agent (with a memory) whose mock model calls `status` at every step. */
 export function mastraAgent(): MastraAgent {
   let step = 0;
   const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
@@ -78,5 +79,5 @@ export function mastraAgent(): MastraAgent {
     }),
   });
   const status = createTool({ id: "status", description: "Status of a job", inputSchema: schema, execute: async ({ job }) => jobStatus(job) });
-  return new MastraAgent({ id: "waiter", name: "waiter", instructions: "Wait for the job.", model, tools: { status } });
+  return new MastraAgent({ id: "waiter", name: "waiter", instructions: "Wait for the job.", model, tools: { status }, memory: new MockMemory() });
 }
