@@ -12,5 +12,7 @@
 // recognising arguments already in canonical form, escaping inline for the hasher, hashing host
 // strings through a latin1 view: +3.0 KB together). Issue 27's house sweep took 2.2 KB off
 // (161.2 -> 159.0 KB: one engine seam, one record method per engine, lists said once), so the
-// budget comes down to 160 KB.
-export const WASM_GZIP_BUDGET = 160 * 1024;
+// budget comes down to 160 KB. Issue 33's loops that change something raised it by 1 KB (a
+// mutation's numbers masked, the same change made again and its texts, cycles judged on their
+// newest laps, an editor's refused edits read as failures: +0.8 KB together).
+export const WASM_GZIP_BUDGET = 161 * 1024;
