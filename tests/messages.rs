@@ -53,12 +53,7 @@ fn a_refusal_counts_the_calls_that_ran_apart_from_those_refused() {
     let mut guard = Guard::new(&json!(null)).unwrap();
     let mut refusals = Vec::new();
     for _ in 0..7 {
-        let (checked, _) = step(
-            &mut guard,
-            "update_task",
-            json!({"id": 7}),
-            "Task 7 updated.",
-        );
+        let (checked, _) = step(&mut guard, "get_task", json!({"id": 7}), "Task 7: open.");
         if checked["action"] == "block" {
             refusals.push(checked);
         }
@@ -71,6 +66,46 @@ fn a_refusal_counts_the_calls_that_ran_apart_from_those_refused() {
     );
     assert!(text(&refusals[1])
         .contains("5 ran and returned the identical result each time, 1 was refused"));
+}
+
+#[test]
+fn the_same_change_made_again_is_named_for_what_it_did() {
+    let mut guard = Guard::new(&json!(null)).unwrap();
+    let mut verdicts = Vec::new();
+    for lines in [55, 68, 81, 94, 107, 120] {
+        let answer = format!("[File: /testbed/reproduce.java ({lines} lines total)]");
+        verdicts.push(step(
+            &mut guard,
+            "insert",
+            json!({"line": 74, "text": "x"}),
+            &answer,
+        ));
+    }
+    let (warned, _) = &verdicts[2];
+    assert_eq!(warned["action"], "warn");
+    assert!(
+        text(warned).contains("these same arguments 2 times in a row"),
+        "{}",
+        text(warned)
+    );
+    let forecast = verdicts[4].1.as_ref().unwrap();
+    assert!(
+        text(forecast).contains("each making the same change again"),
+        "{}",
+        text(forecast)
+    );
+    let (refused, _) = &verdicts[5];
+    assert_eq!(refused["action"], "block");
+    assert!(
+        text(refused).contains("5 times in a row"),
+        "{}",
+        text(refused)
+    );
+    assert!(
+        text(refused).contains("made the same change again"),
+        "{}",
+        text(refused)
+    );
 }
 
 #[test]

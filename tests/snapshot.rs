@@ -106,10 +106,14 @@ fn v2_config() -> serde_json::Value {
 }
 
 fn identical_call(id: &str, result: bool) -> String {
+    answered_call(id, result.then_some("Task T-1 updated."))
+}
+
+fn answered_call(id: &str, result: Option<&str>) -> String {
     let mut call =
         json!({"runId": "r1", "tool": "update_task", "args": {"id": "T-1"}, "callId": id});
-    if result {
-        call["result"] = json!("Task T-1 updated.");
+    if let Some(result) = result {
+        call["result"] = json!(result);
     }
     call.to_string()
 }
@@ -120,6 +124,22 @@ fn identical_step(guard: &mut Guard, id: &str, at: f64, completes: bool) {
     if completes {
         guard.record(&identical_call(id, true), at).unwrap();
     }
+}
+
+/// What the old snapshots' state continues as: a mutation's outcome is now digested with its
+/// numbers masked, so the outcomes the old bytes hold (digested exactly) match none of the new
+/// ones, as if the calls before the export had answered something else.
+fn continue_after_old_digests() -> Vec<serde_json::Value> {
+    let mut guard = Guard::new(&v2_config()).unwrap();
+    let old = Some("an outcome digested the old way");
+    guard.check(&identical_call("c1", false), 1000.0).unwrap();
+    guard.record(&answered_call("c1", old), 1000.0).unwrap();
+    guard.compacted(Some("r1"));
+    guard.check(&identical_call("c2", false), 2000.0).unwrap();
+    guard.record(&answered_call("c2", old), 2000.0).unwrap();
+    identical_step(&mut guard, "c3a", 3000.0, false);
+    identical_step(&mut guard, "c3b", 3000.0, false);
+    continue_after_v2_state(&mut guard)
 }
 
 fn hex_bytes(hex: &str) -> Vec<u8> {
@@ -186,7 +206,9 @@ fn version_2_and_3_snapshots_import_and_refuse_as_before() {
     assert_eq!(continue_after_v2_state(&mut guard), expected);
     // The old bytes carry the warnings the old rules gave (c3b was warned at four occurrences;
     // today's quiet streak warns later), so only the refusals must agree. Version 3's pending
-    // records are matched by their call ids cut to today's 38 bits.
+    // records are matched by their call ids cut to today's 38 bits. Their outcomes were digested
+    // exactly, so they continue as a run whose outcomes before the export were other ones
+    // (`continue_after_old_digests`).
     let refusals = |verdicts: &[serde_json::Value]| -> Vec<serde_json::Value> {
         verdicts
             .iter()
@@ -194,6 +216,8 @@ fn version_2_and_3_snapshots_import_and_refuse_as_before() {
             .cloned()
             .collect()
     };
+    let expected = continue_after_old_digests();
+    assert!(!refusals(&expected).is_empty());
     for (version, old) in [(2, V2_SNAPSHOT), (3, V3_SNAPSHOT)] {
         let bytes = hex_bytes(old);
         assert_eq!(bytes[4], version);

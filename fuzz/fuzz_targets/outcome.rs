@@ -13,7 +13,12 @@ fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    for (exec_like, send) in [(false, false), (true, false), (false, true)] {
+    for (exec_like, send, mutation) in [
+        (false, false, false),
+        (true, false, false),
+        (false, true, false),
+        (false, false, true),
+    ] {
         for (result, error) in [(Some(&value), None), (None, Some(&value))] {
             let parts = OutcomeParts {
                 tool: "exec",
@@ -22,6 +27,7 @@ fuzz_target!(|data: &[u8]| {
                 error,
                 side_text: Some(data),
                 send,
+                mutation,
             };
             let _ = digest_outcome(&parts, &KeepAll);
         }

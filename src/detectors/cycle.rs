@@ -2,8 +2,10 @@
 //! proposed call continues it. Warns at `max(warningThreshold, 2 × period)` calls in the cycle;
 //! blocks at `criticalThreshold` calls (or `criticalLaps × period + 1`) only when every position of
 //! the cycle keeps returning the same outcome. Period 2 is `ping_pong`, period 1 `generic_repeat`.
-//! Without a clean cycle, the stale rule (`stale_finding`) refuses a stretch of calls that returned
-//! nothing new while going round three or more calls.
+//! Stability is judged on the newest laps the critical count spans, whatever the kinds of the
+//! calls (a round of edits that restores what it undid is stuck too). Without a clean cycle, the
+//! stale rule (`stale_finding`) refuses a stretch of calls that returned nothing new while going
+//! round three or more calls.
 
 use super::{periodic_finding, periodic_or_stale, stale_finding, Proposal, Window};
 use crate::config::Config;

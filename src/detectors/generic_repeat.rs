@@ -1,5 +1,6 @@
 //! `generic_repeat` (tools that are not poll tools): the same call, the same result. Three
-//! degrees of evidence, each refusing only a call that would almost surely return what it
+//! degrees of evidence (the first told apart for a mutation that made its change again), each
+//! refusing only a call that would almost surely return what it
 //! returned before:
 //! - *nothing else changing*: `criticalThreshold` calls in a row returned the identical outcome
 //!   (or were refused) and no call in between returned anything new (`CallRecord::changed_state`);
@@ -12,7 +13,14 @@
 //!   not progress), unless a change since the last run could make it new: it touched a file the
 //!   call names (the script it runs), changed directory, or changed something no earlier change in
 //!   the streak had. A `record` warns of it from `warningThreshold` such results on, quoting the
-//!   result. Mutating calls are exempt: re-applying a change after other changes is ordinary work.
+//!   result. Mutating calls whose last run succeeded are exempt: re-applying a change after
+//!   other changes is ordinary work. A mutation whose last run failed changed nothing, and is
+//!   judged as any other call.
+//! - *the same change made again*: a mutation that succeeded and returned one result (numbers
+//!   masked, see `record::outcome::Framing`) every time it ran in a row, no other call returning
+//!   anything new in between, made the same change again each time (an insertion inserted once
+//!   more, one more copy of a record): warned and refused as a plain repeat is, with a text that
+//!   says so.
 
 use super::{Proposal, SameResults, Window};
 use crate::config::tools::ToolKind;
@@ -25,11 +33,15 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     }
     let critical = proposal.critical_threshold;
     let quiet = window.quiet_no_progress();
+    let failed = window.last_done().is_some_and(|r| r.is_error());
+    if proposal.kind == ToolKind::Mutate && !failed && quiet > 0 {
+        return same_change_finding(window, proposal, quiet);
+    }
     if quiet >= critical {
         let found = Finding::new(DetectorId::GenericRepeat, Level::Critical, quiet, critical);
         return Some(found.ran(window.quiet_ran(proposal, quiet)));
     }
-    if proposal.kind != ToolKind::Mutate {
+    if proposal.kind != ToolKind::Mutate || failed {
         if let Some(same) = window.same_results(proposal) {
             if let Some(found) = same_results_finding(window, proposal, &same) {
                 return Some(found);
@@ -46,6 +58,24 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
         )
         .ran(window.quiet_ran(proposal, quiet))
     })
+}
+
+/// The finding for a mutation that succeeded the last time it ran, whose quiet streak (`quiet`
+/// calls: the same result each time, numbers masked, or refused, with no other call returning
+/// anything new) the proposed call would continue: each run made the same change again
+/// (`Basis::SameChange`). The thresholds are a plain repeat's: refused once `quiet` reaches
+/// `criticalThreshold`, warned from `warningThreshold` calls on (the proposed one included).
+fn same_change_finding(window: &Window, proposal: &Proposal, quiet: u32) -> Option<Finding> {
+    let made = quiet.saturating_add(1);
+    let (level, count, threshold) = if quiet >= proposal.critical_threshold {
+        (Level::Critical, quiet, proposal.critical_threshold)
+    } else if made >= proposal.warning_threshold {
+        (Level::Warning, made, proposal.warning_threshold)
+    } else {
+        return None;
+    };
+    let found = Finding::new(DetectorId::GenericRepeat, level, count, threshold);
+    Some(found.on(Basis::SameChange).ran(window.quiet_ran(proposal, quiet)))
 }
 
 /// The finding for identical results across reads or changes (`Window::same_results`): a refusal

@@ -547,14 +547,20 @@ fn shortest_pattern(
     })
 }
 
-/// Every position of a periodic tail returned one outcome throughout (and each position has one).
-fn laps_are_stable(tail: &[CallRecord], period: usize) -> bool {
+/// Every position of a periodic tail returned one outcome in its newest `laps` completed records
+/// (and each position has one): a cycle whose every (call, result) came back for `laps` rounds is
+/// stuck whatever its calls are, and rounds before that which returned something else (the first
+/// run of a script before its file existed) do not make it progress, while a last round that
+/// returned something new does.
+fn laps_are_stable(tail: &[CallRecord], period: usize, laps: usize) -> bool {
     (0..period).all(|position| {
         let mut outcomes = tail
             .iter()
             .skip(position)
             .step_by(period)
-            .filter_map(|r| r.outcome());
+            .rev()
+            .filter_map(|r| r.outcome())
+            .take(laps);
         match outcomes.next() {
             Some(first) => outcomes.all(|o| o == first),
             None => false,
@@ -655,11 +661,7 @@ fn warning_finding(
     threshold_finding(detector, count, &held, factor)
 }
 
-/// The finding for a periodic pattern (`ping_pong`, `cycle`) of `count` calls: warning from two
-/// laps and `warningThreshold` on; critical from `criticalThreshold` calls (or `criticalLaps`
-/// laps) when every position's outcome is stable.
-///
-/// Without a clean period, the stale rule: once `WEAK_EVIDENCE_FACTOR` × `criticalThreshold`
+/// Without a clean period (`periodic_finding`), the stale rule: once `WEAK_EVIDENCE_FACTOR` × `criticalThreshold`
 /// calls in a row returned nothing new (`Run::stale_calls`), going round `distinct` calls that
 /// include the proposed one, it is refused (`Basis::NothingNew`). `distinct_calls` says which
 /// counts of distinct calls this detector owns.
@@ -691,6 +693,11 @@ fn periodic_or_stale(
         warning => stale().or(warning),
     }
 }
+
+/// The finding for a periodic pattern (`ping_pong`, `cycle`) of `count` calls: warning from two
+/// laps and `warningThreshold` on; critical from `criticalThreshold` calls (or `criticalLaps`
+/// laps) when every position's outcome is stable over those laps (its newest completed ones),
+/// whatever the kinds of its calls.
 fn periodic_finding(
     detector: DetectorId,
     tail: &[CallRecord],
@@ -707,7 +714,10 @@ fn periodic_finding(
             laps.saturating_mul(period).saturating_add(1)
         });
     let warning = proposal.warning_threshold.max(period.saturating_mul(2));
-    let mut finding = if count >= critical && laps_are_stable(tail, period as usize) {
+    // The laps the critical count spans (`criticalLaps`, else enough for `criticalThreshold`
+    // calls), at least two.
+    let laps = critical.saturating_sub(1).div_ceil(period.max(1)).max(2) as usize;
+    let mut finding = if count >= critical && laps_are_stable(tail, period as usize, laps) {
         Finding::new(detector, Level::Critical, count, critical)
     } else if count >= warning {
         Finding::new(detector, Level::Warning, count, warning)

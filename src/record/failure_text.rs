@@ -20,6 +20,9 @@ const FAILURE_PREFIXES: &[&str] = &[
     "fatal:",
     "Traceback (most recent call last)",
     "Your proposed edit has introduced new syntax error",
+    // An editor's refused edits (`str_replace_editor` and its kin): nothing was changed.
+    "No replacement was performed",
+    "File already exists at:",
     "{\"error\":",
 ];
 
@@ -162,6 +165,8 @@ mod tests {
             "Your proposed edit has introduced new syntax error(s). Please read",
             "{\"error\": \"unknown order\"}",
             "fatal: not a git repository",
+            "No replacement was performed. Multiple occurrences of old_str `x` in lines [3, 9].",
+            "File already exists at: /testbed/x.py. Cannot overwrite files using command `create`.",
         ] {
             assert!(reports_failure(text), "{text}");
         }

@@ -130,6 +130,9 @@ pub struct OutcomeParts<'a> {
     /// A delivering call (`volatile_table::is_send`): message objects' own ids in JSON texts are
     /// per send.
     pub send: bool,
+    /// A mutation's outcome: its texts are framed with their numbers masked, as a failure's are
+    /// (`Framing::of`).
+    pub mutation: bool,
 }
 
 /// Digests an outcome: its `error` when the tool threw, else its `result`.
@@ -145,12 +148,12 @@ pub fn digest_outcome(
                 missing_tool: message.is_some_and(names_missing_tool),
                 ..ResultFacts::nothing()
             };
-            Ok(finished(Kind::Error, parts, keys, facts, outcome.send))
+            Ok(finished(Kind::Error, parts, keys, facts, outcome))
         }
         None => {
             let result = outcome.result.unwrap_or(&Value::Null);
             let (kind, facts) = result_parts(outcome, result, &mut parts)?;
-            Ok(finished(kind, parts, keys, facts, outcome.send))
+            Ok(finished(kind, parts, keys, facts, outcome))
         }
     }
 }
@@ -167,9 +170,9 @@ fn finished(
     parts: Vec<Part>,
     keys: &dyn KeyFilter,
     facts: ResultFacts,
-    send: bool,
+    outcome: &OutcomeParts,
 ) -> OutcomeDigest {
-    let digest = finish(kind, &parts, keys, facts, send);
+    let digest = finish(kind, &parts, keys, facts, outcome);
     for part in parts {
         if let Part::Owned(value) = part {
             crate::json::scrub::scrub(value);
@@ -183,9 +186,10 @@ fn finish(
     parts: &[Part],
     keys: &dyn KeyFilter,
     facts: ResultFacts,
-    send: bool,
+    outcome: &OutcomeParts,
 ) -> OutcomeDigest {
-    let framing = Framing::of(kind, &facts);
+    let send = outcome.send;
+    let framing = Framing::of(kind, &facts, outcome.mutation);
     let mut hasher = HashSink::new();
     hasher.put(OUTCOME_TAG);
     hasher.put(&[kind as u8]);
@@ -216,8 +220,8 @@ fn finish(
     }
 }
 
-/// How a text part is framed: as it is, or (in a failure, see `failure_text`) with its numbers
-/// masked.
+/// How a text part is framed: as it is, or (in a failure or a mutation's outcome, see
+/// `failure_text`) with its numbers masked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Framing {
     Exact,
@@ -226,9 +230,10 @@ pub(crate) enum Framing {
 
 impl Framing {
     /// The framing of an outcome's texts: `Failure` for an error (thrown, `isError`, or a
-    /// failure text).
-    pub(crate) fn of(kind: Kind, facts: &ResultFacts) -> Framing {
-        if kind == Kind::Error || facts.failed {
+    /// failure text) and for a mutation's outcome (`mutation`): the same change made again that
+    /// answers with one more line or a new id did the same thing again.
+    pub(crate) fn of(kind: Kind, facts: &ResultFacts, mutation: bool) -> Framing {
+        if kind == Kind::Error || facts.failed || mutation {
             Framing::Failure
         } else {
             Framing::Exact
@@ -487,6 +492,7 @@ mod tests {
             error,
             side_text: None,
             send: false,
+            mutation: false,
         }
     }
 

@@ -168,6 +168,27 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_mutation_changes_nothing_for_the_calls_after_it() {
+        let mut run = Run::default();
+        complete(&mut run, 0, 1, 7, ToolKind::Read);
+        let refused_edit = RecordState::Completed {
+            outcome: [4; 8],
+            is_error: true,
+            missing_tool: false,
+            blank: false,
+        };
+        let edit = settle(&mut run, 1, 3, ToolKind::Mutate, refused_edit);
+        assert!(record(&run, edit).is_novel());
+        assert!(!record(&run, edit).changed_state() && !record(&run, edit).changed_world());
+        let again = complete(&mut run, 0, 1, 7, ToolKind::Read);
+        assert_eq!(
+            record(&run, again).no_progress(),
+            2,
+            "the read's streak goes on"
+        );
+    }
+
+    #[test]
     fn stale_calls_count_what_brought_nothing_new() {
         let mut run = Run::default();
         complete(&mut run, 0, 1, 7, ToolKind::Read);

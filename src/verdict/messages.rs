@@ -54,6 +54,26 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
                 changes = other_calls_changed(finding.changes),
             )
         }
+        (DetectorId::GenericRepeat, Level::Critical) if finding.basis == Basis::SameChange => {
+            format!(
+                "Refused: `{tool}` ran with these same arguments {ran} times in a row and returned \
+                 the same result each time (numbers such as a line count or an id aside): each run \
+                 made the same change again (an insertion inserted once more, a record added once \
+                 more), it fixed nothing. Do not run it again: look at the current state (open the \
+                 file, list the records), remove copies you did not want, or change approach.",
+                ran = finding.ran,
+            )
+        }
+        (DetectorId::GenericRepeat, Level::Warning) if finding.basis == Basis::SameChange => {
+            format!(
+                "Loop warning: `{tool}` ran with these same arguments {ran} times in a row and \
+                 returned the same result each time (numbers such as a line count or an id aside): \
+                 each run made the same change again. Look at the current state (open the file, \
+                 list the records) before running it again; another identical run will repeat the \
+                 change once more.",
+                ran = finding.ran,
+            )
+        }
         (DetectorId::PingPong | DetectorId::Cycle, Level::Critical)
             if finding.basis == Basis::NothingNew =>
         {
@@ -258,6 +278,13 @@ pub fn forecast(finding: &Finding, tool: &str, quote: Option<&str>) -> String {
                 format!(
                     "its last {ran} runs returned the identical result, although {}",
                     other_calls_changed(finding.changes)
+                ),
+            ),
+            Basis::SameChange => (
+                format!("making the same change again by {same_args}"),
+                format!(
+                    "its last {ran} runs in a row returned the same result (numbers aside), each \
+                     making the same change again"
                 ),
             ),
             Basis::NothingChangedSince => (

@@ -164,6 +164,9 @@ pub enum Basis {
     /// An identical call kept returning an identical result, and only reads ran since it last
     /// did: nothing could have changed its result.
     NothingChangedSince,
+    /// A mutation that succeeded kept returning one result (numbers aside) with nothing else
+    /// changing the world: each run made the same change again (`generic_repeat`).
+    SameChange,
     /// A stretch of calls that all returned only what their calls had returned before, going
     /// round a few calls (`ping_pong`, `cycle`).
     NothingNew,
