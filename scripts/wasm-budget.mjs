@@ -12,5 +12,7 @@
 // recognising arguments already in canonical form, escaping inline for the hasher, hashing host
 // strings through a latin1 view: +3.0 KB together). Issue 27's house sweep took 2.2 KB off
 // (161.2 -> 159.0 KB: one engine seam, one record method per engine, lists said once), so the
-// budget comes down to 160 KB.
-export const WASM_GZIP_BUDGET = 160 * 1024;
+// budget comes down to 160 KB. Raised by 4.5 KB for issue 33's polls and failure words (159.9 ->
+// 164.1 KB: a poll's clock values masked, src/record/clock_mask.rs, ~3 KB; the advised wait of
+// known_poll_no_progress and its texts, ~0.7 KB; a failure's own words, whole words, ~0.6 KB).
+export const WASM_GZIP_BUDGET = 164.5 * 1024;

@@ -1,5 +1,5 @@
 //! The outcome digester: any JSON value as a tool's result or error, through `digest_outcome`
-//! (plain, exec and delivering-call profiles) and through a guard's record (its own JSON reader,
+//! (plain, exec, delivering-call and poll profiles) and through a guard's record (its own JSON reader,
 //! exec and plain tools). Never a panic, and a record's outcome fingerprint does not depend on what
 //! the guard has seen.
 #![no_main]
@@ -13,7 +13,12 @@ fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    for (exec_like, send) in [(false, false), (true, false), (false, true)] {
+    for (exec_like, send, poll) in [
+        (false, false, false),
+        (true, false, false),
+        (false, true, false),
+        (false, false, true),
+    ] {
         for (result, error) in [(Some(&value), None), (None, Some(&value))] {
             let parts = OutcomeParts {
                 tool: "exec",
@@ -22,6 +27,7 @@ fuzz_target!(|data: &[u8]| {
                 error,
                 side_text: Some(data),
                 send,
+                poll,
             };
             let _ = digest_outcome(&parts, &KeepAll);
         }

@@ -1,6 +1,7 @@
 //! How one call's outcome is digested: the tool's volatile keys and ignored JSON pointers, its
-//! profile (`exec`'s, a delivering `message`'s, `write`'s), by the field-by-field framing when no
-//! profile or pointer applies, else from its parsed tree (`record::outcome`).
+//! profile (`exec`'s, a delivering `message`'s, `write`'s), a poll's clock values masked, by the
+//! field-by-field framing when no profile or pointer applies, else from its parsed tree
+//! (`record::outcome`).
 
 use crate::config::tools::ToolKind;
 use crate::config::Config;
@@ -20,6 +21,8 @@ pub struct OutcomeDigester<'a> {
     exec_like: bool,
     /// A delivering call (`volatile_table::is_send`).
     send: bool,
+    /// A poll (`ToolKind::Poll`): its texts' clock values are masked (`record::clock_mask`).
+    poll: bool,
     keys: ToolVolatileKeys<'a>,
     pointers: &'a [String],
 }
@@ -38,6 +41,7 @@ impl<'a> OutcomeDigester<'a> {
             tool,
             exec_like: tool == "exec" || (tool == "process" && kind == ToolKind::Poll),
             send,
+            poll: kind == ToolKind::Poll,
             keys: ToolVolatileKeys {
                 global: &config.volatile_keys,
                 tool: settings.map_or(&[][..], |s| &s.ignore_keys),
@@ -50,7 +54,7 @@ impl<'a> OutcomeDigester<'a> {
     /// A result handed over field by field: framed directly when no profile or pointer applies.
     pub fn fields(&self, result: &ResultFields) -> Result<OutcomeDigest, GuardError> {
         if !self.exec_like && !self.send && self.tool != "write" && self.pointers.is_empty() {
-            return digest_result_fields(result, &self.keys);
+            return digest_result_fields(result, &self.keys, self.poll);
         }
         self.tree(&RawContent(result.tree()?), &RawContent(None), None)
     }
@@ -70,6 +74,7 @@ impl<'a> OutcomeDigester<'a> {
                 error,
                 side_text,
                 send: self.send,
+                poll: self.poll,
             };
             digest_outcome(&parts, &self.keys)
         };

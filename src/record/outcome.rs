@@ -12,6 +12,7 @@
 use crate::error::GuardError;
 use crate::json::canonical::{write_object_without, write_value, KeyFilter};
 use crate::json::digest::{sha256, ByteSink, Digest, HashSink};
+use crate::record::clock_mask::put_clockless;
 use crate::record::failure_text::{is_blank, put_masked, reports_failure};
 use crate::record::json_text::put_content_text;
 use crate::record::missing_tool::names_missing_tool;
@@ -130,6 +131,8 @@ pub struct OutcomeParts<'a> {
     /// A delivering call (`volatile_table::is_send`): message objects' own ids in JSON texts are
     /// per send.
     pub send: bool,
+    /// A poll: its texts are hashed with their clock values masked (`clock_mask`).
+    pub poll: bool,
 }
 
 /// Digests an outcome: its `error` when the tool threw, else its `result`.
@@ -145,12 +148,12 @@ pub fn digest_outcome(
                 missing_tool: message.is_some_and(names_missing_tool),
                 ..ResultFacts::nothing()
             };
-            Ok(finished(Kind::Error, parts, keys, facts, outcome.send))
+            Ok(finished(Kind::Error, parts, keys, facts, outcome))
         }
         None => {
             let result = outcome.result.unwrap_or(&Value::Null);
             let (kind, facts) = result_parts(outcome, result, &mut parts)?;
-            Ok(finished(kind, parts, keys, facts, outcome.send))
+            Ok(finished(kind, parts, keys, facts, outcome))
         }
     }
 }
@@ -167,9 +170,9 @@ fn finished(
     parts: Vec<Part>,
     keys: &dyn KeyFilter,
     facts: ResultFacts,
-    send: bool,
+    outcome: &OutcomeParts,
 ) -> OutcomeDigest {
-    let digest = finish(kind, &parts, keys, facts, send);
+    let digest = finish(kind, &parts, keys, facts, outcome);
     for part in parts {
         if let Part::Owned(value) = part {
             crate::json::scrub::scrub(value);
@@ -183,9 +186,10 @@ fn finish(
     parts: &[Part],
     keys: &dyn KeyFilter,
     facts: ResultFacts,
-    send: bool,
+    outcome: &OutcomeParts,
 ) -> OutcomeDigest {
-    let framing = Framing::of(kind, &facts);
+    let send = outcome.send;
+    let framing = Framing::of(kind, &facts, outcome.poll);
     let mut hasher = HashSink::new();
     hasher.put(OUTCOME_TAG);
     hasher.put(&[kind as u8]);
@@ -216,32 +220,38 @@ fn finish(
     }
 }
 
-/// How a text part is framed: as it is, or (in a failure, see `failure_text`) with its numbers
-/// masked.
+/// How a text part is framed: as it is, in a failure (see `failure_text`) with its numbers
+/// masked, in a poll's result (see `clock_mask`) with its clock values masked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Framing {
     Exact,
     Failure,
+    Clockless,
 }
 
 impl Framing {
     /// The framing of an outcome's texts: `Failure` for an error (thrown, `isError`, or a
-    /// failure text).
-    pub(crate) fn of(kind: Kind, facts: &ResultFacts) -> Framing {
+    /// failure text), else `Clockless` for a poll's.
+    pub(crate) fn of(kind: Kind, facts: &ResultFacts, poll: bool) -> Framing {
         if kind == Kind::Error || facts.failed {
             Framing::Failure
+        } else if poll {
+            Framing::Clockless
         } else {
             Framing::Exact
         }
     }
 }
 
-/// Frames a text part: inline up to `MAX_SCANNED_TEXT_BYTES` (masked in a failure), else by its
-/// SHA-256.
+/// Frames a text part: inline up to `MAX_SCANNED_TEXT_BYTES` (masked in a failure or a poll's
+/// result), else by its SHA-256.
 pub(crate) fn put_text(text: &[u8], framing: Framing, sink: &mut dyn ByteSink) {
     match u32::try_from(text.len()) {
         Ok(_) if text.len() <= MAX_SCANNED_TEXT_BYTES && framing == Framing::Failure => {
             put_masked(text, sink);
+        }
+        Ok(_) if text.len() <= MAX_SCANNED_TEXT_BYTES && framing == Framing::Clockless => {
+            put_clockless(text, sink);
         }
         Ok(len) if text.len() <= MAX_SCANNED_TEXT_BYTES => {
             sink.put(b"t");
@@ -487,6 +497,7 @@ mod tests {
             error,
             side_text: None,
             send: false,
+            poll: false,
         }
     }
 

@@ -116,10 +116,12 @@ impl ResultFields<'_> {
 }
 
 /// The digest of an ordinary tool's result (no exec-like profile, no unchanged-write check, no
-/// ignored pointers), framed as `outcome.rs` frames the same result given as JSON.
+/// ignored pointers), framed as `outcome.rs` frames the same result given as JSON (`poll`: as a
+/// poll's, its clock values masked).
 pub fn digest_result_fields(
     result: &ResultFields,
     keys: &dyn KeyFilter,
+    poll: bool,
 ) -> Result<OutcomeDigest, GuardError> {
     let mut sink = HashSink::new();
     sink.put(OUTCOME_TAG);
@@ -132,7 +134,12 @@ pub fn digest_result_fields(
         ResultFields::Text(text) => {
             sink.put(&[Kind::Result as u8]);
             let facts = ResultFacts::of_texts([inline(text)], false);
-            put_text_field(text, None, Framing::of(Kind::Result, &facts), &mut sink)?;
+            put_text_field(
+                text,
+                None,
+                Framing::of(Kind::Result, &facts, poll),
+                &mut sink,
+            )?;
             (Kind::Result, facts)
         }
         ResultFields::Parts {
@@ -144,7 +151,7 @@ pub fn digest_result_fields(
             let kind = if is_error { Kind::Error } else { Kind::Result };
             sink.put(&[kind as u8]);
             let mut facts = ResultFacts::of_texts(texts.iter().map(inline), is_error);
-            let framing = Framing::of(kind, &facts);
+            let framing = Framing::of(kind, &facts, poll);
             for text in texts {
                 put_text_field(text, Some(keys), framing, &mut sink)?;
             }
