@@ -1,23 +1,24 @@
 //! The outcome digester: any JSON value as a tool's result or error, through `digest_outcome`
-//! (plain, exec and delivering-call profiles) and through a guard's record (its own JSON reader,
+//! (plain, exec, delivering-call and poll profiles) and through a guard's record (its own JSON reader,
 //! exec and plain tools). Never a panic, and a record's outcome fingerprint does not depend on what
 //! the guard has seen.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Value};
-use tool_loop_guard::internals::{digest_outcome, KeepAll, OutcomeParts};
+use tool_loop_guard::internals::{digest_outcome, KeepAll, OutcomeParts, ResultMasking};
 use tool_loop_guard::Guard;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    for (exec_like, send, mutation) in [
-        (false, false, false),
-        (true, false, false),
-        (false, true, false),
-        (false, false, true),
+    for (exec_like, send, masking) in [
+        (false, false, ResultMasking::Nothing),
+        (true, false, ResultMasking::Nothing),
+        (false, true, ResultMasking::Nothing),
+        (false, false, ResultMasking::Numbers),
+        (false, false, ResultMasking::Clock),
     ] {
         for (result, error) in [(Some(&value), None), (None, Some(&value))] {
             let parts = OutcomeParts {
@@ -27,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
                 error,
                 side_text: Some(data),
                 send,
-                mutation,
+                masking,
             };
             let _ = digest_outcome(&parts, &KeepAll);
         }

@@ -49,9 +49,10 @@ pub struct Config {
     pub max_cycle_period: u32,
     /// Calls per run; the call after the cap stops the run.
     pub max_turns: Option<u32>,
-    /// An identical poll this long after the previous one is patient.
+    /// The longest wait advised between unchanged polls (`known_poll_no_progress`).
     pub patient_poll_ms: f64,
-    /// Patient polling escalates past a warning only after this much polling time.
+    /// An unchanged poll streak waits as advised for this long; then it is refused at
+    /// `criticalThreshold`.
     pub poll_budget_ms: f64,
     /// A call failing transiently (an outage) this long in a row is refused as unavailable.
     pub transient_budget_ms: f64,

@@ -258,7 +258,8 @@ pub fn refined_kind(
 
 /// The kind of `tool` from its name alone (no config, no arguments).
 pub fn kind_by_name(tool: &str, poll_tools: &[String]) -> ToolKind {
-    if is_known_poll(tool, None) || poll_tools.iter().any(|t| t == tool) {
+    let polls = is_known_poll(tool, None) || BACKGROUND_OUTPUT_POLLS.contains(&tool);
+    if polls || poll_tools.iter().any(|t| t == tool) {
         ToolKind::Poll
     } else if named_like_command_runner(tool) {
         ToolKind::Command
@@ -268,6 +269,11 @@ pub fn kind_by_name(tool: &str, poll_tools: &[String]) -> ToolKind {
         ToolKind::Read
     }
 }
+
+/// Tools that read a background command's output and status, polled while it runs: Claude Code's
+/// `BashOutput` (2.0) and `TaskOutput` (2.1). Polls for the default and strict presets only:
+/// `is_known_poll`, OpenClaw's own rule, stays as OpenClaw has it.
+const BACKGROUND_OUTPUT_POLLS: &[&str] = &["BashOutput", "TaskOutput"];
 
 /// The polls every preset knows (the one poll rule; `preset: "openclaw"` reads it too):
 /// `command_status`, and `process` called with `action: "poll"` or `"log"` (a running process).

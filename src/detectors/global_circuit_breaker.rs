@@ -2,10 +2,11 @@
 //! `globalCircuitBreakerThreshold` calls without progress (identical results or refusals, nothing
 //! else changing in between), or when
 //! that many calls in a row were refused. It cannot be switched off while the guard is enabled;
-//! only patient polling within its budget holds it back.
+//! only a poll within its budget holds it back (`known_poll_no_progress` refuses the polls that
+//! come sooner than it advised; that many refusals in a row still stop the run).
 
-use super::{polling_patiently, Proposal, Window};
-use crate::config::tools::ToolKind;
+use super::known_poll_no_progress::polling_within_budget;
+use super::{Proposal, Window};
 use crate::config::Config;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
 
@@ -16,9 +17,8 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
     if streak.max(refused_in_a_row) < threshold {
         return None;
     }
-    let patient = proposal.kind == ToolKind::Poll
-        && refused_in_a_row < threshold
-        && polling_patiently(window, proposal, config);
+    let patient =
+        refused_in_a_row < threshold && polling_within_budget(window, proposal, config);
     if patient {
         return None;
     }

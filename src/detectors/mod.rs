@@ -1,6 +1,6 @@
 //! The detectors. Each is a pure function of (the run's window, the proposed call, the config)
 //! returning at most one finding; `decide` picks the most severe, ties going to the order of
-//! `ORDER`. Shared helpers (streak lookups, periodic tails, poll patience) and warning
+//! `ORDER`. Shared helpers (streak lookups, periodic tails) and warning
 //! de-duplication live here, so every detector's warnings behave alike.
 
 // The detectors judged at `record` only (the engine calls them with the outcome in hand).
@@ -23,7 +23,7 @@ pub struct Proposal<'a> {
     pub args: Fingerprint,
     pub kind: ToolKind,
     /// When the call is made; `None` for the forecast of a `record`, which cannot know when the
-    /// next call will come and so assumes it waits as long as caps and patient polling ask.
+    /// next call will come and so assumes it waits as long as caps and a poll's advice ask.
     pub at: Option<f64>,
     pub warning_threshold: u32,
     pub critical_threshold: u32,
@@ -84,11 +84,6 @@ impl Proposal<'_> {
 /// other calls change things (`generic_repeat` on `Basis::DespiteChanges`), so do the stale
 /// stretches of `ping_pong` and `cycle`.
 pub(crate) const WEAK_EVIDENCE_FACTOR: u32 = 2;
-
-/// A poll interval that grows by this factor (or more) counts as backing off.
-const BACKOFF_FACTOR: f64 = 1.5 * (1.0 - 1e-9);
-/// Polls closer together than this are never patient, whatever their growth.
-const MIN_PATIENT_INTERVAL_MS: f64 = 1000.0;
 
 type Detector = fn(&Window, &Proposal, &Config) -> Option<Finding>;
 
@@ -565,42 +560,6 @@ fn laps_are_stable(tail: &[CallRecord], period: usize, laps: usize) -> bool {
             Some(first) => outcomes.all(|o| o == first),
             None => false,
         }
-    })
-}
-
-/// Identical polls that wait patiently (each interval at least 1.5× the previous, or at least
-/// `patientPollMs`; never under a second) within `pollBudgetMs` of polling time are not escalated
-/// past a warning.
-fn polling_patiently(window: &Window, proposal: &Proposal, config: &Config) -> bool {
-    let Some(newest) = window.last_done() else {
-        return false;
-    };
-    let mut times: Vec<f64> = window
-        .same_call(proposal)
-        .filter(|r| r.outcome().is_some())
-        .take_while(|r| r.outcome() == newest.outcome())
-        .map(|r| r.at)
-        .collect();
-    times.reverse();
-    if let Some(at) = proposal.at {
-        times.push(at);
-    }
-    let (Some(first), Some(last)) = (times.first(), times.last()) else {
-        return false;
-    };
-    if last - first >= config.poll_budget_ms {
-        return false;
-    }
-    let intervals: Vec<f64> = times
-        .windows(2)
-        .filter_map(|w| Some(w.get(1)? - w.first()?))
-        .collect();
-    intervals.windows(2).all(|w| match (w.first(), w.get(1)) {
-        (Some(&previous), Some(&current)) => {
-            current >= MIN_PATIENT_INTERVAL_MS
-                && (current >= config.patient_poll_ms || current >= previous * BACKOFF_FACTOR)
-        }
-        _ => true,
     })
 }
 

@@ -316,10 +316,10 @@ impl NativeEngine {
                 if matches!(
                     found.basis,
                     Basis::DespiteChanges | Basis::NothingChangedSince
-                ) =>
+                ) || found.detector == DetectorId::KnownPollNoProgress =>
             {
-                // The record itself was the evidence: a later identical call is warned only once
-                // `warningThreshold` more of them came.
+                // The record itself was the evidence (a poll's: the wait before the next poll): a
+                // later identical call is warned only once `warningThreshold` more of them came.
                 run.mark_warned(index, found.detector);
                 let verdict =
                     Verdict::record_warning(&found, &call.tool, run_id, quote().as_deref());

@@ -1,5 +1,6 @@
 //! How one call's outcome is digested: the tool's volatile keys and ignored JSON pointers, its
-//! profile (`exec`'s, a delivering `message`'s, `write`'s), a mutation's numbers masked, by the
+//! profile (`exec`'s, a delivering `message`'s, `write`'s), a mutation's numbers or a poll's
+//! clock values masked, by the
 //! field-by-field framing when no profile or pointer applies, else from its parsed tree
 //! (`record::outcome`).
 
@@ -9,7 +10,7 @@ use crate::error::GuardError;
 use crate::json::pointer::without_pointers;
 use crate::json::scrub::RawContent;
 use crate::record::input::CallInput;
-use crate::record::outcome::{digest_outcome, OutcomeDigest, OutcomeParts};
+use crate::record::outcome::{digest_outcome, OutcomeDigest, OutcomeParts, ResultMasking};
 use crate::record::outcome_fields::{digest_result_fields, ResultFields};
 use crate::record::volatile_table::{is_send, ToolVolatileKeys, SEND_VOLATILE_KEYS};
 use serde_json::Value;
@@ -21,8 +22,8 @@ pub struct OutcomeDigester<'a> {
     exec_like: bool,
     /// A delivering call (`volatile_table::is_send`).
     send: bool,
-    /// A mutation (`ToolKind::Mutate`): its texts are framed with their numbers masked.
-    mutation: bool,
+    /// What its results' texts have masked: a mutation's numbers, a poll's clock values.
+    masking: ResultMasking,
     keys: ToolVolatileKeys<'a>,
     pointers: &'a [String],
 }
@@ -41,7 +42,7 @@ impl<'a> OutcomeDigester<'a> {
             tool,
             exec_like: tool == "exec" || (tool == "process" && kind == ToolKind::Poll),
             send,
-            mutation: kind == ToolKind::Mutate,
+            masking: ResultMasking::of_kind(kind),
             keys: ToolVolatileKeys {
                 global: &config.volatile_keys,
                 tool: settings.map_or(&[][..], |s| &s.ignore_keys),
@@ -54,7 +55,7 @@ impl<'a> OutcomeDigester<'a> {
     /// A result handed over field by field: framed directly when no profile or pointer applies.
     pub fn fields(&self, result: &ResultFields) -> Result<OutcomeDigest, GuardError> {
         if !self.exec_like && !self.send && self.tool != "write" && self.pointers.is_empty() {
-            return digest_result_fields(result, &self.keys, self.mutation);
+            return digest_result_fields(result, &self.keys, self.masking);
         }
         self.tree(&RawContent(result.tree()?), &RawContent(None), None)
     }
@@ -74,7 +75,7 @@ impl<'a> OutcomeDigester<'a> {
                 error,
                 side_text,
                 send: self.send,
-                mutation: self.mutation,
+                masking: self.masking,
             };
             digest_outcome(&parts, &self.keys)
         };

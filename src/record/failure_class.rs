@@ -4,6 +4,11 @@
 //! tool can hit (credentials, permissions, a full disk, a refused connection, an unknown host),
 //! which no other tool will get around. Read from a failure's error message, its text parts (of
 //! at most `MAX_SCANNED_TEXT_BYTES`, so every runtime reads alike) and its `details`.
+//!
+//! Only a failure's own words count (`own_words`): the first line of each text (a JSON text whole,
+//! a Python traceback's last line too), and phrases as whole words. Code or file contents a
+//! failure quotes below its first line (an editor's "this is how your edit would have looked",
+//! `def _find_overloaded_signatures(…)`) say nothing of the failure.
 
 use crate::json::float_parse::parse_decimal;
 use crate::json::reader::parse;
@@ -184,8 +189,15 @@ impl Marks {
         }
     }
 
-    /// Reads one text: its phrases, and its statuses (a number of three digits of its own, at
-    /// the start of the text or shortly after a lead word).
+    /// Reads one failure text's own words (`own_words`).
+    fn scan_own_words(&mut self, text: &[u8]) {
+        for words in own_words(text) {
+            self.scan(words);
+        }
+    }
+
+    /// Reads one text: its phrases (whole words), and its statuses (a number of three digits of
+    /// its own, at the start of the text or shortly after a lead word).
     fn scan(&mut self, text: &[u8]) {
         for (i, &byte) in text.iter().enumerate() {
             let first = byte.to_ascii_lowercase();
@@ -216,6 +228,7 @@ impl Marks {
                     && text
                         .get(i..i + phrase.len())
                         .is_some_and(|here| here.eq_ignore_ascii_case(phrase))
+                    && is_whole_word(text, i, i + phrase.len())
                 {
                     self.add(*mark);
                 }
@@ -248,6 +261,75 @@ impl Marks {
     }
 }
 
+/// The parts of a failure text that are its own words: its first non-blank line; and, for a Python
+/// traceback (whose own words come last, after the quoted code of each frame), its last non-blank
+/// line. A text that is JSON (it starts with `{` or `[`) is a service's error object: all of it.
+fn own_words(text: &[u8]) -> [&[u8]; 2] {
+    let mut lines = text
+        .split(|b| *b == b'\n')
+        .map(trim_ascii_space)
+        .filter(|line| !line.is_empty());
+    let first = lines.next().unwrap_or_default();
+    if first.starts_with(b"{") || first.starts_with(b"[") {
+        return [text, &[]];
+    }
+    let last = match starts_with_ci(first, b"Traceback (most recent call last)") {
+        true => lines.next_back().unwrap_or_default(),
+        false => &[],
+    };
+    [first, last]
+}
+
+/// Endings a phrase may take and stay the same word (`rate limited`, `timeouts`).
+const INFLECTIONS: &[&str] = &["s", "d", "ed", "ing"];
+
+/// Whether `text[start..end]` is a whole word (or words), possibly inflected (`INFLECTIONS`): no
+/// letter, digit or `_` right before or after it, except at a change from lower to upper case
+/// (`RateLimitError`, `fetchTimeout`). Not inlined: it is asked only where a phrase matched.
+#[inline(never)]
+fn is_whole_word(text: &[u8], start: usize, end: usize) -> bool {
+    let inflected = |ending: &&str| {
+        starts_with_ci(text.get(end..).unwrap_or_default(), ending.as_bytes())
+            && ends_word(text, end + ending.len())
+    };
+    starts_word(text, start) && (ends_word(text, end) || INFLECTIONS.iter().any(inflected))
+}
+
+/// Whether a word starts at `start` (see `is_whole_word`).
+fn starts_word(text: &[u8], start: usize) -> bool {
+    let before = start.checked_sub(1).and_then(|i| text.get(i));
+    !before.is_some_and(is_word_byte) || camel_step(before, text.get(start))
+}
+
+/// Whether a word ends before `end` (see `is_whole_word`).
+fn ends_word(text: &[u8], end: usize) -> bool {
+    let after = text.get(end);
+    !after.is_some_and(is_word_byte)
+        || camel_step(end.checked_sub(1).and_then(|i| text.get(i)), after)
+}
+
+fn is_word_byte(byte: &u8) -> bool {
+    byte.is_ascii_alphanumeric() || *byte == b'_'
+}
+
+/// A lower-case letter or a digit followed by an upper-case letter.
+fn camel_step(before: Option<&u8>, after: Option<&u8>) -> bool {
+    before.is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        && after.is_some_and(u8::is_ascii_uppercase)
+}
+
+fn trim_ascii_space(line: &[u8]) -> &[u8] {
+    let start = line
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(line.len());
+    let end = line
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(start, |i| i + 1);
+    line.get(start..end).unwrap_or_default()
+}
+
 /// What an HTTP status marks, if it is one of `STATUSES`.
 fn status_mark(status: u16) -> Option<Mark> {
     STATUSES
@@ -276,7 +358,7 @@ pub fn classify(
     };
     let mut marks = Marks::default();
     for text in scanned() {
-        marks.scan(text.as_bytes());
+        marks.scan_own_words(text.as_bytes());
     }
     if let Some(status) = details.and_then(status_of) {
         marks.add_status(status);
@@ -529,6 +611,60 @@ mod tests {
         assert_eq!(
             of_value(None, Some(&refused), false),
             Some(FailureClass::Shared(SharedCause::ConnectionRefused))
+        );
+    }
+
+    #[test]
+    fn only_a_failures_own_words_count() {
+        let transient = Some(FailureClass::Transient {
+            retry_after_ms: None,
+        });
+        // An editor's failure quoting the file: the identifier is not the failure's word.
+        let edit = "Your proposed edit has introduced new syntax error(s). Please read this error \
+                    message carefully and then retry editing the file.\nERRORS:\n- E999 \
+                    IndentationError: unexpected indent\n\nThis is how your edit would have \
+                    looked if applied\n-------------------------------------------------\n\
+                    [File: /repo/mypy/checker.py (7010 lines total)]\n\
+                    (1250 more lines above)\n1251:    def _find_overloaded_signatures(self):\n";
+        assert_eq!(text(edit), None);
+        // Whole words only, on the first line too.
+        assert_eq!(text("Error: _find_overloaded_signatures failed"), None);
+        assert_eq!(text("Error: no such method set_timeout_ms"), None);
+        // Below the first line, even whole words are quoted content.
+        assert_eq!(
+            text("Error: syntax error\n  12: if rate limit exceeded: wait()"),
+            None
+        );
+        assert_eq!(
+            text("cat: f.py: No such file or directory\ntimeout = 30"),
+            None
+        );
+        // Real outages still classify: by their first line, a JSON error object, a camel-cased
+        // exception name, a traceback's last line.
+        assert_eq!(
+            text("Error: 503 Service Unavailable\n<html>…</html>"),
+            transient
+        );
+        assert_eq!(text("Overloaded"), transient);
+        assert_eq!(
+            text("{\n  \"type\": \"error\",\n  \"error\": {\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}\n}"),
+            transient
+        );
+        assert_eq!(text("openai.RateLimitError: Error code: 429"), transient);
+        assert_eq!(text("ReadTimeoutError: read timed out"), transient);
+        assert_eq!(
+            text(
+                "Traceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n    \
+                  x = client.overloaded_call()\nrequests.exceptions.HTTPError: 503 Server Error"
+            ),
+            transient
+        );
+        assert_eq!(
+            text(
+                "Traceback (most recent call last):\n  File \"a.py\", line 3\n    \
+                  raise Timeout()\nValueError: bad input"
+            ),
+            None
         );
     }
 

@@ -6,6 +6,7 @@
 //! again (`keys`).
 
 pub(crate) mod ascii;
+pub(crate) mod clock_mask;
 pub(crate) mod digester;
 pub(crate) mod effects;
 pub(crate) mod failure_class;

@@ -9,9 +9,11 @@
 //! Small parts thus cost no hash of their own, and because a large text enters only by its digest,
 //! a host with a fast native SHA-256 can hash it and still produce identical bytes.
 
+use crate::config::tools::ToolKind;
 use crate::error::GuardError;
 use crate::json::canonical::{write_object_without, write_value, KeyFilter};
 use crate::json::digest::{sha256, ByteSink, Digest, HashSink};
+use crate::record::clock_mask::put_clockless;
 use crate::record::failure_text::{is_blank, put_masked, reports_failure};
 use crate::record::json_text::put_content_text;
 use crate::record::missing_tool::names_missing_tool;
@@ -130,9 +132,8 @@ pub struct OutcomeParts<'a> {
     /// A delivering call (`volatile_table::is_send`): message objects' own ids in JSON texts are
     /// per send.
     pub send: bool,
-    /// A mutation's outcome: its texts are framed with their numbers masked, as a failure's are
-    /// (`Framing::of`).
-    pub mutation: bool,
+    /// What a successful result's texts are framed with masked (`ResultMasking`).
+    pub masking: ResultMasking,
 }
 
 /// Digests an outcome: its `error` when the tool threw, else its `result`.
@@ -154,6 +155,28 @@ pub fn digest_outcome(
             let result = outcome.result.unwrap_or(&Value::Null);
             let (kind, facts) = result_parts(outcome, result, &mut parts)?;
             Ok(finished(kind, parts, keys, facts, outcome))
+        }
+    }
+}
+
+/// What a successful result's texts are framed with masked, by the kind of call they answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultMasking {
+    /// Nothing: a read's or a command's numbers are what it says (a count that climbs is news).
+    Nothing,
+    /// A mutation's numbers, as a failure's are (`failure_text`).
+    Numbers,
+    /// A poll's clock values (`clock_mask`): a poll whose only change is the time is no news.
+    Clock,
+}
+
+impl ResultMasking {
+    /// The masking of the outcomes of a call of `kind`.
+    pub fn of_kind(kind: ToolKind) -> ResultMasking {
+        match kind {
+            ToolKind::Mutate => ResultMasking::Numbers,
+            ToolKind::Poll => ResultMasking::Clock,
+            _ => ResultMasking::Nothing,
         }
     }
 }
@@ -189,7 +212,7 @@ fn finish(
     outcome: &OutcomeParts,
 ) -> OutcomeDigest {
     let send = outcome.send;
-    let framing = Framing::of(kind, &facts, outcome.mutation);
+    let framing = Framing::of(kind, &facts, outcome.masking);
     let mut hasher = HashSink::new();
     hasher.put(OUTCOME_TAG);
     hasher.put(&[kind as u8]);
@@ -220,33 +243,40 @@ fn finish(
     }
 }
 
-/// How a text part is framed: as it is, or (in a failure or a mutation's outcome, see
-/// `failure_text`) with its numbers masked.
+/// How a text part is framed: as it is, in a failure or a mutation's outcome (see
+/// `failure_text`) with its numbers masked, in a poll's result (see `clock_mask`) with its clock
+/// values masked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Framing {
     Exact,
     Failure,
+    Clockless,
 }
 
 impl Framing {
     /// The framing of an outcome's texts: `Failure` for an error (thrown, `isError`, or a
-    /// failure text) and for a mutation's outcome (`mutation`): the same change made again that
-    /// answers with one more line or a new id did the same thing again.
-    pub(crate) fn of(kind: Kind, facts: &ResultFacts, mutation: bool) -> Framing {
-        if kind == Kind::Error || facts.failed || mutation {
+    /// failure text) and for a mutation's outcome: the same change made again that answers with
+    /// one more line or a new id did the same thing again; `Clockless` for a poll's.
+    pub(crate) fn of(kind: Kind, facts: &ResultFacts, masking: ResultMasking) -> Framing {
+        if kind == Kind::Error || facts.failed || masking == ResultMasking::Numbers {
             Framing::Failure
+        } else if masking == ResultMasking::Clock {
+            Framing::Clockless
         } else {
             Framing::Exact
         }
     }
 }
 
-/// Frames a text part: inline up to `MAX_SCANNED_TEXT_BYTES` (masked in a failure), else by its
-/// SHA-256.
+/// Frames a text part: inline up to `MAX_SCANNED_TEXT_BYTES` (masked in a failure or a poll's
+/// result), else by its SHA-256.
 pub(crate) fn put_text(text: &[u8], framing: Framing, sink: &mut dyn ByteSink) {
     match u32::try_from(text.len()) {
         Ok(_) if text.len() <= MAX_SCANNED_TEXT_BYTES && framing == Framing::Failure => {
             put_masked(text, sink);
+        }
+        Ok(_) if text.len() <= MAX_SCANNED_TEXT_BYTES && framing == Framing::Clockless => {
+            put_clockless(text, sink);
         }
         Ok(len) if text.len() <= MAX_SCANNED_TEXT_BYTES => {
             sink.put(b"t");
@@ -492,7 +522,7 @@ mod tests {
             error,
             side_text: None,
             send: false,
-            mutation: false,
+            masking: ResultMasking::Nothing,
         }
     }
 

@@ -11,7 +11,7 @@ use crate::record::input::MAX_DEPTH;
 use crate::record::json_text::put_content_text;
 use crate::record::outcome::{
     digest_from_hex, put_text, put_text_digest, Framing, Kind, OutcomeDigest, ResultFacts,
-    OUTCOME_TAG,
+    ResultMasking, OUTCOME_TAG,
 };
 use serde_json::{Map, Value};
 
@@ -116,12 +116,12 @@ impl ResultFields<'_> {
 }
 
 /// The digest of an ordinary tool's result (no exec-like profile, no unchanged-write check, no
-/// ignored pointers), framed as `outcome.rs` frames the same result given as JSON (`mutation`: a
-/// mutation's, its numbers masked).
+/// ignored pointers), framed as `outcome.rs` frames the same result given as JSON (`masking`:
+/// a mutation's numbers or a poll's clock values masked).
 pub fn digest_result_fields(
     result: &ResultFields,
     keys: &dyn KeyFilter,
-    mutation: bool,
+    masking: ResultMasking,
 ) -> Result<OutcomeDigest, GuardError> {
     let mut sink = HashSink::new();
     sink.put(OUTCOME_TAG);
@@ -137,7 +137,7 @@ pub fn digest_result_fields(
             put_text_field(
                 text,
                 None,
-                Framing::of(Kind::Result, &facts, mutation),
+                Framing::of(Kind::Result, &facts, masking),
                 &mut sink,
             )?;
             (Kind::Result, facts)
@@ -151,7 +151,7 @@ pub fn digest_result_fields(
             let kind = if is_error { Kind::Error } else { Kind::Result };
             sink.put(&[kind as u8]);
             let mut facts = ResultFacts::of_texts(texts.iter().map(inline), is_error);
-            let framing = Framing::of(kind, &facts, mutation);
+            let framing = Framing::of(kind, &facts, masking);
             for text in texts {
                 put_text_field(text, Some(keys), framing, &mut sink)?;
             }

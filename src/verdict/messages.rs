@@ -100,6 +100,24 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
              what you tried and that this step could not be completed.",
             ran = ran_identically(finding.ran, n),
         ),
+        (DetectorId::KnownPollNoProgress, Level::Warning) if finding.retry_after_ms.is_some() => {
+            format!(
+                "Loop warning: the last {n} polls of `{tool}` returned the same status (only the \
+                 time changed, if anything). Wait {wait} before polling it again: a poll that \
+                 comes sooner will be refused. Meanwhile do other work, or stop polling and \
+                 report its current state.",
+                wait = duration(finding.retry_after_ms.unwrap_or(0.0)),
+            )
+        }
+        (DetectorId::KnownPollNoProgress, Level::Critical) if finding.basis == Basis::TooSoon => {
+            format!(
+                "Refused: `{tool}` was polled too soon. Its last {n} polls returned the same status \
+                 (only the time changed, if anything), so the next poll has to wait: it may be \
+                 polled again in {wait}. Meanwhile do other work, or stop polling and report its \
+                 current state.",
+                wait = duration(finding.retry_after_ms.unwrap_or(0.0)),
+            )
+        }
         (DetectorId::KnownPollNoProgress, Level::Warning) => format!(
             "Loop warning: the last {n} polls of `{tool}` returned the same status. Nothing has \
              changed since. Wait longer before polling again, check it another way, or stop polling \
