@@ -311,13 +311,33 @@ impl<'r> Window<'r> {
         u32::try_from(ran).unwrap_or(u32::MAX)
     }
 
-    /// Whether a record older than `records[index]` made the same call as `record`.
-    fn asked_before(&self, index: usize, record: &CallRecord) -> bool {
+    /// Whether any of the records at `indices` made a call that a record older than it in
+    /// `records` made too. Linear in the window whatever their number: the calls asked about
+    /// are sorted once, and each older record is looked up among them (a scan of the window for
+    /// each would be quadratic in it).
+    fn any_asked_before(&self, indices: &[usize]) -> bool {
+        let mut asked: Vec<((u16, Fingerprint), usize)> = indices
+            .iter()
+            .filter_map(|&i| self.records.get(i).map(|r| ((r.tool(), r.args), i)))
+            .collect();
+        // Per call, the newest index asked about: an older record asks before it if before any.
+        asked.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        asked.dedup_by(|later, kept| later.0 == kept.0);
+        let Some(newest) = asked.iter().map(|&(_, i)| i).max() else {
+            return false;
+        };
         self.records
-            .get(..index)
+            .get(..newest)
             .unwrap_or_default()
             .iter()
-            .any(|earlier| earlier.same_call(record.tool(), &record.args))
+            .enumerate()
+            .any(|(j, earlier)| {
+                asked
+                    .binary_search_by(|(call, _)| call.cmp(&(earlier.tool(), earlier.args)))
+                    .ok()
+                    .and_then(|found| asked.get(found))
+                    .is_some_and(|&(_, i)| j < i)
+            })
     }
 
     /// Completed calls since the newest one that changed the world (`CallRecord::changed_world`)
@@ -347,6 +367,8 @@ impl<'r> Window<'r> {
         };
         let mut since: Vec<Target> = Vec::new();
         let mut before: Vec<Target> = Vec::new();
+        // Reads that showed something new (whether they were asked before is judged after the walk).
+        let mut new_reads: Vec<usize> = Vec::new();
         let mut completed = 0;
         // Only a change of the world asks which files the call names.
         let reads_only_named =
@@ -365,10 +387,9 @@ impl<'r> Window<'r> {
                 continue;
             }
             if !record.changed_world() {
-                // A read made before that now shows something new, with nothing in between to
-                // explain it: the world changes by itself (another process, the clock), so an
-                // identical result is no proof the next one will be.
-                same.changed_by_itself |= record.changed_state() && self.asked_before(i, record);
+                if record.changed_state() {
+                    new_reads.push(i);
+                }
                 continue;
             }
             let targets = self.run.notes.targets(self.run.seq_of(self.first + i));
@@ -396,6 +417,10 @@ impl<'r> Window<'r> {
             }
         }
         same.changes += same.changes_since;
+        // A read made before that now shows something new, with nothing in between to explain
+        // it: the world changes by itself (another process, the clock), so an identical result
+        // is no proof the next one will be.
+        same.changed_by_itself = self.any_asked_before(&new_reads);
         same.untested_change |= since.iter().any(|target| !before.contains(target));
         Some(same)
     }
