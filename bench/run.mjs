@@ -20,6 +20,7 @@ import { loadPackage, WASM_FILE } from "./package-handles.mjs";
 import { compareSides, median } from "./timing.mjs";
 import { largeText, smallMixed, stuckLoop } from "./workloads.mjs";
 import { floorSide, loadRealWorkloads, presetSides, timeRealWorkloads, workloadLabel } from "./real.mjs";
+import { costByHistorySize, errorAgainstResult, HISTORY_SIZES, longRuns } from "./window.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = 5;
@@ -135,6 +136,27 @@ await speedRow("(b) stuck identical loop (runs of 25 calls)", stuckLoop(10_000),
 await speedRow("(c) 64 KiB text results", largeText(400, 64 * KB), 1.5, { withJsonForm: true });
 const mibSteps = largeText(30, MB);
 const mibNs = await speedRow("(d) 1 MiB text results", mibSteps, 1.5);
+
+log("(l) 2,000-call runs of real records at historySize 30, 1,000 and 10,000");
+for (const workload of loadRealWorkloads().filter((w) => ["customer-service", "multi-turn-calls"].includes(w.id))) {
+  const byHistory = costByHistorySize(LoopGuard, longRuns(workload.pass, 2), ROUNDS);
+  const [small, mid, large] = HISTORY_SIZES.map((h) => byHistory[h]);
+  rows.push([
+    `(l) ${workload.id}, 2,000-call runs: historySize 30 / 1,000 / 10,000`,
+    `${duration(small)} / ${duration(mid)} (${ratio(mid / small)}) / ${duration(large)} (${ratio(large / small)})`,
+    "1,000 ≤ 1.3×, 10,000 ≤ 2× of 30",
+    met(mid / small <= 1.3 && large / small <= 2),
+  ]);
+}
+
+log("(m) an outcome as a thrown error against the same text as a result, 1 / 4 / 16 KB");
+const errorPath = errorAgainstResult(LoopGuard, ROUNDS);
+rows.push([
+  "(m) error outcome / same text as result, 1 / 4 / 16 KB",
+  Object.entries(errorPath).map(([kb, { error, result }]) => `${kb} KB ${ratio(error / result)} (${duration(error)} vs ${duration(result)})`).join("; "),
+  "≤ 1.3× at each size",
+  met(Object.values(errorPath).every(({ error, result }) => error / result <= 1.3)),
+]);
 
 log("(e) node:crypto SHA-256 of the same 1 MiB");
 const mibBytes = Buffer.from(mibSteps[0].outcome.result.content[0].text, "utf8");

@@ -7,12 +7,15 @@
 pub(crate) mod post_compaction_loop;
 pub(crate) mod shared_cause;
 
+mod call_set;
+
 use crate::config::tools::{Cap, ToolKind};
 use crate::config::Config;
 use crate::run::call_record::{CallRecord, Fingerprint};
 use crate::run::record_notes::Target;
 use crate::run::state::Run;
 use crate::verdict::{Basis, DetectorId, Finding, Level};
+use call_set::CallSet;
 
 /// The call being judged, with its per-tool settings resolved.
 #[derive(Debug, Clone)]
@@ -312,20 +315,16 @@ impl<'r> Window<'r> {
     }
 
     /// Whether any of the records at `indices` made a call that a record older than it in
-    /// `records` made too. Linear in the window whatever their number: the calls asked about
-    /// are sorted once, and each older record is looked up among them (a scan of the window for
-    /// each would be quadratic in it).
+    /// `records` made too: one pass over the older records, each looked up in a `CallSet` of the
+    /// calls asked about (a scan of the window for each would be quadratic in it).
     fn any_asked_before(&self, indices: &[usize]) -> bool {
-        let mut asked: Vec<((u16, Fingerprint), usize)> = indices
-            .iter()
-            .filter_map(|&i| self.records.get(i).map(|r| ((r.tool(), r.args), i)))
-            .collect();
-        // Per call, the newest index asked about: an older record asks before it if before any.
-        asked.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-        asked.dedup_by(|later, kept| later.0 == kept.0);
-        let Some(newest) = asked.iter().map(|&(_, i)| i).max() else {
+        let Some(&newest) = indices.iter().max() else {
             return false;
         };
+        let mut asked = CallSet::new(self.records);
+        for &i in indices {
+            asked.add(i);
+        }
         self.records
             .get(..newest)
             .unwrap_or_default()
@@ -333,10 +332,8 @@ impl<'r> Window<'r> {
             .enumerate()
             .any(|(j, earlier)| {
                 asked
-                    .binary_search_by(|(call, _)| call.cmp(&(earlier.tool(), earlier.args)))
-                    .ok()
-                    .and_then(|found| asked.get(found))
-                    .is_some_and(|&(_, i)| j < i)
+                    .newest(earlier.tool(), &earlier.args)
+                    .is_some_and(|i| j < i)
             })
     }
 
@@ -433,18 +430,17 @@ impl<'r> Window<'r> {
         if tail_len == 0 {
             return None;
         }
-        let tail = self.records.get(self.records.len() - tail_len..)?;
-        let mut calls: Vec<(u16, Fingerprint)> = Vec::new();
-        for record in tail.iter().filter(|r| !r.is_pending()) {
-            if !calls.iter().any(|(t, a)| record.same_call(*t, a)) {
-                calls.push((record.tool(), record.args));
+        let first = self.records.len() - tail_len;
+        let mut calls = CallSet::new(self.records);
+        for i in first..self.records.len() {
+            if self.records.get(i).is_some_and(|r| !r.is_pending()) {
+                calls.add(i);
             }
         }
         let proposed = proposal.tool_index?;
         calls
-            .iter()
-            .any(|(t, a)| *t == proposed && *a == proposal.args)
-            .then_some((stale, calls.len()))
+            .newest(proposed, &proposal.args)
+            .map(|_| (stale, calls.len()))
     }
 
     /// The newest completed records of the proposed tool (any args) that share the newest one's
