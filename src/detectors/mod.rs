@@ -211,6 +211,10 @@ pub(crate) struct SameResults {
     /// A call made before showed something new in between with no change to explain it: the
     /// world changes by itself.
     pub changed_by_itself: bool,
+    /// Every other call that ran from the first of those results until now is a known read or
+    /// poll (edits of files a read does not name aside): only then may a text say nothing could
+    /// change the result.
+    pub only_reads: bool,
 }
 
 /// A repeating pattern at the end of the window that the proposed call continues.
@@ -332,6 +336,7 @@ impl<'r> Window<'r> {
             changes_since: 0,
             untested_change: false,
             changed_by_itself: false,
+            only_reads: true,
         };
         let mut since: Vec<Target> = Vec::new();
         let mut before: Vec<Target> = Vec::new();
@@ -352,22 +357,28 @@ impl<'r> Window<'r> {
                 }
                 continue;
             }
+            let targets = self.run.notes.targets(self.run.seq_of(self.first + i));
+            // Edits of other files cannot change what a read of named files returns.
+            let other_files = || {
+                reads_only_named()
+                    && targets
+                        .clone()
+                        .all(|t| matches!(t, Target::File(f) if !proposal.names.get().contains(&f)))
+            };
             if !record.changed_world() {
+                same.only_reads &= record.is_vetoed()
+                    || matches!(record.kind(), ToolKind::Read | ToolKind::Poll)
+                    || other_files();
                 // A read made before that now shows something new, with nothing in between to
                 // explain it: the world changes by itself (another process, the clock), so an
                 // identical result is no proof the next one will be.
                 same.changed_by_itself |= record.changed_state() && self.asked_before(i, record);
                 continue;
             }
-            let targets = self.run.notes.targets(self.run.seq_of(self.first + i));
-            if reads_only_named()
-                && targets
-                    .clone()
-                    .all(|t| matches!(t, Target::File(f) if !proposal.names.get().contains(&f)))
-            {
-                // Edits of other files cannot change what a read of named files returns.
+            if other_files() {
                 continue;
             }
+            same.only_reads = false;
             if completed == 0 {
                 same.changes_since += 1;
                 for target in targets {

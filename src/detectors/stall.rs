@@ -9,13 +9,12 @@
 //! `think` tool's empty answer) say nothing either way, and a shared error is `error_repeat`'s.
 
 use super::{Proposal, Window};
-use crate::config::tools::ToolKind;
 use crate::config::Config;
 use crate::run::state::Run;
 use crate::verdict::{DetectorId, Finding};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.on(DetectorId::Stall) || proposal.kind != ToolKind::Read {
+    if !config.detectors.on(DetectorId::Stall) || !proposal.kind.judged_as_read() {
         return None;
     }
     let streak = window.same_tool_outcome_streak()?;
