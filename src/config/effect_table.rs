@@ -33,7 +33,8 @@ pub enum Arguments {
     /// A patch in Codex's `apply_patch` format: the files of its `*** Update File:`, `*** Add
     /// File:` and `*** Delete File:` lines (in `PATCH_KEYS`).
     Patch,
-    /// An SQL statement (in `SQL_KEYS`): a read when it only selects, else a mutation.
+    /// An SQL statement (in `SQL_KEYS`): a read when it only selects, a mutation when a
+    /// statement writes; text that is not SQL leaves the kind by name.
     Sql,
     /// A file operation exposed as its own tool: every string argument names a file it writes.
     FileOperation,
@@ -66,7 +67,9 @@ pub const TOOLS: &[(&[&str], ToolKind, Arguments)] = &[
     (&["execute", "sql"], ToolKind::Mutate, Arguments::Sql),
     (&["run", "raw", "sql"], ToolKind::Mutate, Arguments::Sql),
     (&["run", "sql"], ToolKind::Mutate, Arguments::Sql),
-    (&["query"], ToolKind::Mutate, Arguments::Sql),
+    // A tool named `query` may take a search text: it stays a read unless its text is SQL that
+    // writes.
+    (&["query"], ToolKind::Read, Arguments::Sql),
     // OpenClaw's process tool: its polls are `is_known_poll`'s, the rest read as before.
     (&["process"], ToolKind::Read, Arguments::Kind),
     // Navigation.
@@ -265,9 +268,11 @@ pub const PATCH_FILE_LINES: &[&str] = &[
 ];
 /// The first words of SQL statements that only read.
 pub const SQL_READS: &[&str] = &["select", "show", "explain", "describe", "desc", "with"];
-/// Words that make a `WITH` statement write.
+/// The first words of SQL statements that write; inside a `WITH` statement, any of them makes
+/// it write.
 pub const SQL_WRITES: &[&str] = &[
     "insert", "update", "delete", "merge", "create", "drop", "alter", "truncate", "grant",
+    "revoke", "replace", "upsert", "copy", "call", "set", "vacuum",
 ];
 
 /// Shell programs that only read (when they do not redirect their output into a file).

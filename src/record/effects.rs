@@ -75,7 +75,7 @@ pub fn effect_of(kind: ToolKind, arguments: Arguments, args: &TopStrings) -> Opt
         },
         Arguments::FileOperation => return None,
         Arguments::Patch => patch_effect(first_of(args, PATCH_KEYS)),
-        Arguments::Sql => sql_effect(first_of(args, SQL_KEYS)),
+        Arguments::Sql => sql_effect(kind, first_of(args, SQL_KEYS)),
         Arguments::Shell => shell_effect(shell_text(args)?),
         Arguments::Kind => match kind {
             ToolKind::Command => shell_effect(shell_text(args)?),
@@ -165,34 +165,40 @@ fn patch_effect(patch: Option<&str>) -> Effect {
     }
 }
 
-/// An SQL text is a read when each of its statements starts with a reading keyword
-/// (`SQL_READS`) and, for `WITH`, holds no writing one (`SQL_WRITES`); else a mutation.
-fn sql_effect(sql: Option<&str>) -> Effect {
+/// What an SQL text does: a read when every statement starts with a reading keyword
+/// (`SQL_READS`; a `WITH` holding no writing one), a mutation when one starts with a writing
+/// keyword (`SQL_WRITES`) or is a `WITH` holding one; else (not SQL) the effect of `kind`, the
+/// tool's kind by name.
+fn sql_effect(kind: ToolKind, sql: Option<&str>) -> Effect {
     let one_of = |word: &[u8], table: &[&str]| {
         table
             .iter()
             .any(|known| known.as_bytes().eq_ignore_ascii_case(word))
     };
-    let reads = sql.is_some_and(|sql| {
-        sql.as_bytes().split(|b| *b == b';').all(|statement| {
-            let mut words = statement
-                .split(|b| !b.is_ascii_alphanumeric() && *b != b'_')
-                .filter(|w| !w.is_empty());
-            match words.next() {
-                None => true,
-                Some(first) if first.eq_ignore_ascii_case(b"with") => {
-                    !words.any(|w| one_of(w, SQL_WRITES))
-                }
-                Some(first) => one_of(first, SQL_READS),
+    let (mut reads, mut writes) = (true, false);
+    for statement in sql.unwrap_or_default().as_bytes().split(|b| *b == b';') {
+        let mut words = statement
+            .split(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+            .filter(|w| !w.is_empty());
+        match words.next() {
+            None => {}
+            Some(first) if first.eq_ignore_ascii_case(b"with") => {
+                writes |= words.any(|w| one_of(w, SQL_WRITES));
             }
-        })
-    });
-    match reads {
-        true => Effect {
+            Some(first) if one_of(first, SQL_READS) => {}
+            Some(first) => {
+                reads = false;
+                writes |= one_of(first, SQL_WRITES);
+            }
+        }
+    }
+    match (sql, writes, reads) {
+        (_, true, _) => effect_of_kind(ToolKind::Mutate),
+        (Some(_), false, true) => Effect {
             kind: ToolKind::Read,
             writes: Writes::Nothing,
         },
-        false => effect_of_kind(ToolKind::Mutate),
+        _ => effect_of_kind(kind),
     }
 }
 
@@ -771,7 +777,22 @@ mod tests {
                 effect_of_kind(ToolKind::Mutate),
                 "{sql}"
             );
+            assert_eq!(
+                effect("query", &json!({ "query": sql })).kind,
+                ToolKind::Mutate
+            );
         }
+        // Not SQL: a tool named `query` searching stays a read; `execute_sql` stays a mutation.
+        let search = json!({"query": "weather in Paris"});
+        assert_eq!(effect("query", &search).kind, ToolKind::Read);
+        assert_eq!(
+            effect("execute_sql", &json!({"sql": "vacuum analyze"})).kind,
+            ToolKind::Mutate
+        );
+        assert_eq!(
+            effect("execute_sql", &json!({"sql": "pragma x"})),
+            effect_of_kind(ToolKind::Mutate)
+        );
     }
 
     #[test]
