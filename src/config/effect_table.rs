@@ -40,7 +40,13 @@ pub enum Arguments {
     FileOperation,
     /// A change of working directory, or a sub-agent: every later call may see something else.
     Everything,
+    /// The tool's own state, which no other call reads (a todo list): one target whatever the
+    /// arguments, kept as the file `OWN_STATE`.
+    OwnState,
 }
+
+/// The name a tool's own state is kept under in the change log (no path names it).
+pub const OWN_STATE: &str = "(own state)";
 
 /// Tools known by their whole name (its words, as above, lower case): their kind, and what their
 /// arguments say. Claude Code's, Codex's, MCP servers' SQL tools, and file-system APIs.
@@ -58,7 +64,7 @@ pub const TOOLS: &[(&[&str], ToolKind, Arguments)] = &[
     (&["bash", "output"], ToolKind::Poll, Arguments::Kind),
     (&["kill", "shell"], ToolKind::Mutate, Arguments::Kind),
     (&["kill", "bash"], ToolKind::Mutate, Arguments::Kind),
-    (&["todo", "write"], ToolKind::Mutate, Arguments::Kind),
+    (&["todo", "write"], ToolKind::Mutate, Arguments::OwnState),
     (&["task"], ToolKind::Mutate, Arguments::Everything),
     // Codex.
     (&["shell"], ToolKind::Command, Arguments::Shell),

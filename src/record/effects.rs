@@ -12,8 +12,9 @@
 //! is kept.
 
 use crate::config::effect_table::{
-    Arguments, EDITOR_READS, EDITOR_WRITES, GIT_READS, PATCH_FILE_LINES, PATCH_KEYS, PATH_KEYS,
-    READ_ONLY_PROGRAMS, SHELLS, SHELL_KEYS, SQL_KEYS, SQL_READS, SQL_WRITES, WRITING_PROGRAMS,
+    Arguments, EDITOR_READS, EDITOR_WRITES, GIT_READS, OWN_STATE, PATCH_FILE_LINES, PATCH_KEYS,
+    PATH_KEYS, READ_ONLY_PROGRAMS, SHELLS, SHELL_KEYS, SQL_KEYS, SQL_READS, SQL_WRITES,
+    WRITING_PROGRAMS,
 };
 use crate::config::tools::ToolKind;
 use crate::json::members::{fnv1a, FNV_START};
@@ -74,6 +75,10 @@ pub fn effect_of(kind: ToolKind, arguments: Arguments, args: &TopStrings) -> Opt
             writes: Writes::Everything,
         },
         Arguments::FileOperation => return None,
+        Arguments::OwnState => Effect {
+            kind,
+            writes: Writes::Files(vec![file_key(OWN_STATE)]),
+        },
         Arguments::Patch => patch_effect(first_of(args, PATCH_KEYS)),
         Arguments::Sql => sql_effect(kind, first_of(args, SQL_KEYS)),
         Arguments::Shell => shell_effect(shell_text(args)?),
@@ -728,9 +733,12 @@ mod tests {
             effect("Task", &json!({"prompt": "fix it"})).writes,
             Writes::Everything
         );
+        let todos = |n: u32| effect("TodoWrite", &json!({"todos": [n]}));
+        assert_eq!(todos(1).kind, ToolKind::Mutate);
         assert_eq!(
-            effect("TodoWrite", &json!({"todos": []})).kind,
-            ToolKind::Mutate
+            todos(1).writes,
+            todos(2).writes,
+            "one list, whatever it holds"
         );
         let argv = json!({"command": ["bash", "-lc", "cat a.py | head"]});
         assert_eq!(effect("shell", &argv).kind, ToolKind::Read);
