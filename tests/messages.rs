@@ -413,3 +413,112 @@ fn each_stop_tells_the_user_its_own_cause() {
         "{text}"
     );
 }
+
+/// Every text of `verdicts` (checks and records) that names a detector.
+fn texts(verdicts: &[(Value, Option<Value>)]) -> Vec<String> {
+    verdicts
+        .iter()
+        .flat_map(|(checked, recorded)| [Some(checked), recorded.as_ref()])
+        .flatten()
+        .map(|v| text(v).to_owned())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+#[test]
+fn nothing_could_change_it_is_said_only_after_known_reads() {
+    // An unknown verb (`toggle_roaming`) failing between identical speed tests, and known reads
+    // showing new things: refused, but never "nothing could change it".
+    let mut guard = Guard::new(&json!({"preset": "strict"})).unwrap();
+    let mut verdicts = Vec::new();
+    for i in 0..5 {
+        verdicts.push(step(
+            &mut guard,
+            "run_speed_test",
+            json!({}),
+            "Speed test failed: No Connection.",
+        ));
+        verdicts.push(step(
+            &mut guard,
+            "toggle_roaming",
+            json!({}),
+            "Error: roaming is locked on this line",
+        ));
+        verdicts.push(step(
+            &mut guard,
+            "get_line_details",
+            json!({"line": i}),
+            &format!("line {i}: active"),
+        ));
+    }
+    let said = texts(&verdicts);
+    assert!(
+        said.iter()
+            .any(|t| t.contains("no call since returned anything new")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().all(|t| !t.contains("nothing could change it")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter()
+            .all(|t| !t.contains("nothing that could change it")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter()
+            .all(|t| !t.contains("nothing since could change it")),
+        "{said:?}"
+    );
+
+    // Only known reads in between: the texts may say it.
+    let mut guard = Guard::new(&json!({"preset": "strict"})).unwrap();
+    let mut verdicts = Vec::new();
+    for i in 0..5 {
+        verdicts.push(step(
+            &mut guard,
+            "run_speed_test",
+            json!({}),
+            "Speed test failed: No Connection.",
+        ));
+        verdicts.push(step(
+            &mut guard,
+            "get_line_details",
+            json!({"line": i}),
+            &format!("line {i}: active"),
+        ));
+    }
+    let said = texts(&verdicts);
+    assert!(
+        said.iter()
+            .any(|t| t.contains("nothing that could change it")),
+        "{said:?}"
+    );
+}
+
+#[test]
+fn an_unknown_verb_with_a_new_result_lets_the_same_test_run_again() {
+    let mut guard = Guard::new(&json!({"preset": "strict"})).unwrap();
+    for _ in 0..2 {
+        step(
+            &mut guard,
+            "run_speed_test",
+            json!({}),
+            "Speed test failed: No Connection.",
+        );
+    }
+    step(
+        &mut guard,
+        "toggle_roaming",
+        json!({}),
+        "Data Roaming is now ON.",
+    );
+    let (checked, _) = step(
+        &mut guard,
+        "run_speed_test",
+        json!({}),
+        "Speed Test Result: 275.00 Mbps",
+    );
+    assert_eq!(checked["action"], "allow", "{checked}");
+}

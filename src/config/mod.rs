@@ -3,6 +3,7 @@
 //! small models, and this guard's own options. Validation names the offending field and value; config is fixed at construction.
 
 pub(crate) mod detector_ids;
+pub(crate) mod effect_table;
 mod openclaw_preset;
 pub(crate) mod tools;
 pub(crate) mod volatile_keys;

@@ -91,10 +91,10 @@ fn same_results_finding(
     same: &SameResults,
 ) -> Option<Finding> {
     let (warning, critical) = (proposal.warning_threshold, proposal.critical_threshold);
-    let basis = if same.changes == 0 {
-        Basis::NothingChangedSince
-    } else {
-        Basis::DespiteChanges
+    let basis = match (same.changes, same.only_reads) {
+        (0, true) => Basis::NothingChangedSince,
+        (0, false) => Basis::NothingNewSince,
+        _ => Basis::DespiteChanges,
     };
     let threshold = if same.changed_by_itself {
         None

@@ -168,6 +168,8 @@ struct OutcomeStreak {
     one_args: bool,
     /// Records of the streak that are the proposed call (same arguments).
     proposed_calls: usize,
+    /// A record of the streak is a mutation (a multi-command tool's edit among its reads).
+    holds_mutations: bool,
 }
 
 impl OutcomeStreak {
@@ -226,6 +228,10 @@ pub(crate) struct SameResults {
     /// A call made before showed something new in between with no change to explain it: the
     /// world changes by itself.
     pub changed_by_itself: bool,
+    /// Every other call that ran from the first of those results until now is a known read or
+    /// poll (edits of files a read does not name aside): only then may a text say nothing could
+    /// change the result.
+    pub only_reads: bool,
 }
 
 /// A repeating pattern at the end of the window that the proposed call continues.
@@ -361,6 +367,7 @@ impl<'r> Window<'r> {
             changes_since: 0,
             untested_change: false,
             changed_by_itself: false,
+            only_reads: true,
         };
         let mut since: Vec<Target> = Vec::new();
         let mut before: Vec<Target> = Vec::new();
@@ -383,21 +390,27 @@ impl<'r> Window<'r> {
                 }
                 continue;
             }
+            let targets = self.run.notes.targets(self.run.seq_of(self.first + i));
+            // Edits of other files cannot change what a read of named files returns.
+            let other_files = || {
+                reads_only_named()
+                    && targets
+                        .clone()
+                        .all(|t| matches!(t, Target::File(f) if !proposal.names.get().contains(&f)))
+            };
             if !record.changed_world() {
+                same.only_reads &= record.is_vetoed()
+                    || matches!(record.kind(), ToolKind::Read | ToolKind::Poll)
+                    || other_files();
                 if record.changed_state() {
                     new_reads.push(i);
                 }
                 continue;
             }
-            let targets = self.run.notes.targets(self.run.seq_of(self.first + i));
-            if reads_only_named()
-                && targets
-                    .clone()
-                    .all(|t| matches!(t, Target::File(f) if !proposal.names.get().contains(&f)))
-            {
-                // Edits of other files cannot change what a read of named files returns.
+            if other_files() {
                 continue;
             }
+            same.only_reads = false;
             if completed == 0 {
                 same.changes_since += 1;
                 for target in targets {
@@ -505,6 +518,7 @@ fn gather<'r>(
                     blank: record.is_blank(),
                     one_args: true,
                     proposed_calls: usize::from(same_call),
+                    holds_mutations: record.kind() == ToolKind::Mutate,
                 };
                 streak = Some((record, first));
             }
@@ -512,6 +526,7 @@ fn gather<'r>(
                 streak.len += 1;
                 streak.one_args &= record.args == newest.args;
                 streak.proposed_calls += usize::from(same_call);
+                streak.holds_mutations |= record.kind() == ToolKind::Mutate;
             }
             Some(_) => streak_ended = true,
         }

@@ -4,22 +4,23 @@
 //! `WEAK_EVIDENCE_FACTOR` times the tool's warning threshold. New arguments ask a new question (the
 //! eleventh date may have the flight), so a new call is never refused: only a call that repeats
 //! one the streak already answered, once the streak reaches `WEAK_EVIDENCE_FACTOR` times the
-//! critical threshold. Only read tools: mutations answer with fixed acknowledgements, command
+//! critical threshold. Only reads (and calls the guard cannot tell are reads), and only streaks of
+//! them (a multi-command tool's edits among its views break it): mutations answer with fixed
+//! acknowledgements, command
 //! runners print nothing for most writes, polls are `known_poll_no_progress`'s. Blank outcomes (a
 //! `think` tool's empty answer) say nothing either way, and a shared error is `error_repeat`'s.
 
 use super::{Proposal, Window};
-use crate::config::tools::ToolKind;
 use crate::config::Config;
 use crate::run::state::Run;
 use crate::verdict::{DetectorId, Finding};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.on(DetectorId::Stall) || proposal.kind != ToolKind::Read {
+    if !config.detectors.on(DetectorId::Stall) || !proposal.kind.judged_as_read() {
         return None;
     }
     let streak = window.same_tool_outcome_streak()?;
-    if streak.one_args || streak.blank || streak.newest_is_error {
+    if streak.one_args || streak.blank || streak.newest_is_error || streak.holds_mutations {
         return None;
     }
     streak.weak_finding(DetectorId::Stall, proposal)

@@ -1,8 +1,10 @@
 //! What the default engine reads of a call before it decides: its fingerprint, its kind and what
-//! it may write (from its name, refined by its arguments where they say more: `record::effects`),
-//! whether its arguments may name files, and the proposal the detectors judge.
+//! it may write (from its name, `config::effect_table`, refined by its arguments where they say
+//! more, `record::effects`), whether its arguments may name files, and the proposal the
+//! detectors judge. `call_facts` is the order of those decisions.
 
-use crate::config::tools::{kind_by_name, kind_of, refined_kind, ToolKind};
+use crate::config::effect_table::{kind_by_name, Arguments, ARGUMENT_KEYS};
+use crate::config::tools::{is_known_poll, ToolKind};
 use crate::config::Config;
 use crate::detectors::{NamedFiles, Proposal};
 use crate::error::GuardError;
@@ -10,8 +12,7 @@ use crate::json::escape::write_string;
 use crate::json::members::{fnv1a, FNV_START};
 use crate::json::scrub::RawContent;
 use crate::record::effects::{
-    effect_of, effect_of_kind, file_operation_effect, named_files, reads_arguments, Effect,
-    ARGUMENT_KEYS,
+    effect_of, effect_of_kind, effect_of_tree, named_files, reads_arguments, Effect,
 };
 use crate::record::input::CallInput;
 use crate::run::call_record::{fingerprint, Fingerprint};
@@ -43,46 +44,63 @@ pub fn proposal<'a>(
     }
 }
 
-/// Whether `call`'s tool runs arbitrary commands (by its name or its configured kind): a
+/// Whether `call`'s tool runs arbitrary commands (by its configured kind, else its name): a
 /// command's timeout is not an outage.
 pub fn runs_commands(config: &Config, call: &CallInput) -> bool {
-    let settings = config.tools.get(&*call.tool);
-    kind_of(&call.tool, None, settings, &config.poll_tools) == ToolKind::Command
+    kind_by_name_or_config(config, &call.tool).0 == ToolKind::Command
 }
 
-/// What the guard reads of a call: its fingerprint, its kind and what it may write (from
-/// its name, refined by its arguments where they say more: `record::effects`). Only calls
-/// whose effect depends on their arguments have them read, and then only the few top-level
-/// strings their effect depends on (every string for a file operation).
+/// A tool's kind from the config (`tools.<name>.kind`, `pollTools`), else from the polls every
+/// preset knows and the effect table; and what its arguments may add (nothing when the config
+/// or a poll decides). Whether `process` polls depends on its `action`: `call_facts` asks.
+fn kind_by_name_or_config(config: &Config, tool: &str) -> (ToolKind, Arguments, bool) {
+    let configured = config.tools.get(tool).and_then(|s| s.kind);
+    if let Some(kind) = configured {
+        return (kind, Arguments::Kind, true);
+    }
+    if is_known_poll(tool, None) || config.poll_tools.iter().any(|t| t == tool) {
+        return (ToolKind::Poll, Arguments::Kind, true);
+    }
+    let (kind, arguments) = kind_by_name(tool);
+    (kind, arguments, false)
+}
+
+/// What the guard reads of a call, in this order:
+/// 1. its fingerprint;
+/// 2. its kind by the config or a known poll, final: its arguments are not read;
+/// 3. else its kind by name (`config::effect_table::kind_by_name`): a read, or a poll, by name is
+///    final too, and its effect follows from the kind (`effect_of_kind`);
+/// 4. else (a mutation, a command runner, an unknown call, a tool whose `TOOLS` line reads its
+///    arguments, `process`) the few top-level strings its effect depends on: `process` with a
+///    polling `action` is a poll; else `record::effects::effect_of` (the editor protocol whatever
+///    the tool is named, shell text, a patch, SQL, a path), or `effect_of_tree` when that needs
+///    every string (a file operation, an argv array).
 pub fn call_facts(config: &Config, call: &CallInput) -> Result<CallFacts, GuardError> {
-    let settings = config.tools.get(&*call.tool);
-    let poll_tools = &config.poll_tools;
-    let configured = settings.and_then(|s| s.kind);
-    let name_kind = kind_by_name(&call.tool, poll_tools);
-    let needs_args =
-        call.tool == "process" || configured.is_none() && reads_arguments(&call.tool, name_kind);
     let args = fingerprint(&call.args_digest()?);
-    if !needs_args {
-        let kind = configured.unwrap_or(name_kind);
+    let (name_kind, arguments, decided) = kind_by_name_or_config(config, &call.tool);
+    let is_process = call.tool == "process";
+    if decided || !(is_process || reads_arguments(name_kind, arguments)) {
         // A read's argument members say, when it stalls, which arguments it varied.
-        let mut facts = CallFacts::new(args, effect_of_kind(kind));
-        facts.has_members = kind == ToolKind::Read;
+        let mut facts = CallFacts::new(args, effect_of_kind(name_kind));
+        facts.has_members = name_kind == ToolKind::Read && !is_process;
         return Ok(facts);
     }
-    let strings = call.arg_strings(&ARGUMENT_KEYS)?;
-    let kind = refined_kind(&call.tool, strings.get("action"), settings, || name_kind);
-    if configured.is_some() || kind == ToolKind::Poll {
-        return Ok(CallFacts::new(args, effect_of_kind(kind)));
+    let strings = call.arg_strings(ARGUMENT_KEYS)?;
+    if is_process && is_known_poll(&call.tool, strings.get("action")) {
+        return Ok(CallFacts::new(args, effect_of_kind(ToolKind::Poll)));
     }
-    let effect = match effect_of(&call.tool, kind, &strings) {
+    let effect = match effect_of(name_kind, arguments, &strings) {
         Some(effect) => effect,
         None => {
             let parsed = RawContent(Some(call.args()?));
-            file_operation_effect(parsed.0.as_ref().unwrap_or(&Value::Null))
+            let tree = parsed.0.as_ref().unwrap_or(&Value::Null);
+            effect_of_tree(name_kind, arguments, tree)
         }
     };
     let mut facts = CallFacts::new(args, effect);
     facts.names_files = true;
+    // An unknown call judged as a read is, when it stalls, named by its arguments as a read is.
+    facts.has_members = name_kind == ToolKind::Unknown && facts.effect.kind.judged_as_read();
     Ok(facts)
 }
 
@@ -135,7 +153,9 @@ pub fn argument_names(call: &CallInput, keys: &[u32]) -> Vec<String> {
     names
 }
 
-/// A call's key in the change log: the first 32 bits of its argument fingerprint.
-pub fn call_key(args: &Fingerprint) -> u32 {
-    u32::from_le_bytes([args[0], args[1], args[2], args[3]])
+/// A call's key in the change log: the FNV-1a hash of its tool's name and its argument
+/// fingerprint, so the same call again is the same target, and two tools called with the same
+/// arguments (`toggle_roaming {}`, `refuel_data {}`) are not.
+pub fn call_key(tool: &str, args: &Fingerprint) -> u32 {
+    fnv1a(fnv1a(FNV_START, tool.as_bytes()), args)
 }

@@ -190,7 +190,7 @@ impl NativeEngine {
         record.set_warned(warned);
         let index = run.push(record, history_size);
         run.notes
-            .note_writes(run.seq_of(index), &writes, call_key(&args));
+            .note_writes(run.seq_of(index), &writes, call_key(&call.tool, &args));
         if vetoed {
             run.settle(index, RecordState::Vetoed);
         }
@@ -249,8 +249,11 @@ impl NativeEngine {
                     call.call_id_key,
                 );
                 let index = run.push(record, history_size);
-                run.notes
-                    .note_writes(run.seq_of(index), &found.writes, call_key(&args));
+                run.notes.note_writes(
+                    run.seq_of(index),
+                    &found.writes,
+                    call_key(&call.tool, &args),
+                );
                 index
             }
         };
@@ -315,7 +318,7 @@ impl NativeEngine {
             (Some(found), None)
                 if matches!(
                     found.basis,
-                    Basis::DespiteChanges | Basis::NothingChangedSince
+                    Basis::DespiteChanges | Basis::NothingChangedSince | Basis::NothingNewSince
                 ) || found.detector == DetectorId::KnownPollNoProgress =>
             {
                 // The record itself was the evidence (a poll's: the wait before the next poll): a

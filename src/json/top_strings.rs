@@ -9,7 +9,7 @@ use crate::json::reader::{JsonError, Reader};
 use std::borrow::Cow;
 
 /// At most this many keys are asked for.
-pub const MAX_KEYS: usize = 16;
+pub const MAX_KEYS: usize = 20;
 
 /// The strings found: the whole document's, or the asked-for members' of an object.
 pub struct TopStrings<'a> {

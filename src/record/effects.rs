@@ -1,14 +1,21 @@
-//! What a call may change, read from its tool name and arguments. A repeated call's result can
-//! only change when something that could change it happened since it last ran: an edit, a command
-//! that writes, a change of directory, a mutation through an API. Reads (a `view` through an
-//! editor tool, `grep` or `cat` through a shell) change nothing, whatever they return; so the
+//! What a call may change, read from its kind by name (`config::effect_table`) and its
+//! arguments. A repeated call's result can only change when something that could change it
+//! happened since it last ran: an edit, a command that writes, a change of directory, a mutation
+//! through an API, a call the guard cannot tell is a read. Reads (a `view` through an editor
+//! tool, `grep` or `cat` through a shell, a `SELECT`) change nothing, whatever they return; so the
 //! guard knows which calls are edits, and which files an edit touched, to judge the runs after it
-//! by their effect (docs/semantics.md, "What a call may change").
+//! by their effect (docs/semantics.md, "What a call may change"). The words it reads are all in
+//! `config::effect_table`; this module is the machinery that applies them to arguments.
 //!
 //! Files are named by the 32-bit FNV-1a hash of their last path component: an edit of
 //! `/testbed/reproduce.py` touches what `python reproduce.py` runs. Nothing else of the arguments
 //! is kept.
 
+use crate::config::effect_table::{
+    Arguments, EDITOR_READS, EDITOR_WRITES, GIT_READS, OWN_STATE, PATCH_FILE_LINES, PATCH_KEYS,
+    PATH_KEYS, READ_ONLY_PROGRAMS, SHELLS, SHELL_KEYS, SQL_KEYS, SQL_READS, SQL_WRITES,
+    WRITING_PROGRAMS,
+};
 use crate::config::tools::ToolKind;
 use crate::json::members::{fnv1a, FNV_START};
 use crate::json::top_strings::TopStrings;
@@ -34,140 +41,169 @@ pub struct Effect {
     pub writes: Writes,
 }
 
-/// Editor-protocol commands (`str_replace_editor`, `str_replace_based_edit_tool`, …) that only
-/// read.
-const EDITOR_READS: &[&str] = &["view"];
-/// Editor-protocol commands that write the file at `path`.
-const EDITOR_WRITES: &[&str] = &[
-    "create",
-    "str_replace",
-    "insert",
-    "undo_edit",
-    "write",
-    "append",
-];
-/// Tool names (whole) of a change of working directory.
-const NAVIGATION_TOOLS: &[&str] = &["cd", "chdir", "pushd", "popd", "change_directory"];
-/// Tool names (whole) of file operations exposed as their own tools (a file-system API).
-const FILE_OPERATION_TOOLS: &[&str] = &[
-    "mkdir", "touch", "rm", "rmdir", "mv", "cp", "ln", "chmod", "chown", "truncate",
-];
-/// Arguments that name the file a mutating tool writes.
-const PATH_KEYS: &[&str] = &[
-    "path",
-    "file_path",
-    "filepath",
-    "filename",
-    "file_name",
-    "file",
-    "target_file",
-];
-/// Arguments that hold a command line, and `action`, which tells a poll of `process`
-/// (`config::tools::kind_of`).
-const COMMAND_KEYS: &[&str] = &["command", "cmd", "script", "commands", "action"];
-/// The top-level arguments whose string values a call's effect depends on (`effect_of`): the
-/// command keys and the path keys.
-pub const ARGUMENT_KEYS: [&str; COMMAND_KEYS.len() + PATH_KEYS.len()] = argument_keys();
-
-/// `COMMAND_KEYS` followed by `PATH_KEYS`.
-#[allow(clippy::indexing_slicing)] // bounded by the lengths the array type is made of
-const fn argument_keys() -> [&'static str; COMMAND_KEYS.len() + PATH_KEYS.len()] {
-    let mut keys = [""; COMMAND_KEYS.len() + PATH_KEYS.len()];
-    let mut i = 0;
-    while i < COMMAND_KEYS.len() {
-        keys[i] = COMMAND_KEYS[i];
-        i += 1;
-    }
-    while i < keys.len() {
-        keys[i] = PATH_KEYS[i - COMMAND_KEYS.len()];
-        i += 1;
-    }
-    keys
-}
-/// Shell programs that only read (when they do not redirect their output into a file).
-const READ_ONLY_PROGRAMS: &[&str] = &[
-    "cat", "head", "tail", "less", "more", "ls", "ll", "tree", "find", "grep", "egrep", "fgrep",
-    "rg", "ag", "ack", "wc", "sort", "uniq", "cut", "awk", "sed", "nl", "file", "stat", "du", "df",
-    "pwd", "echo", "printf", "which", "type", "whereis", "env", "printenv", "date", "diff", "cmp",
-    "jq", "xxd", "hexdump", "od", "basename", "dirname", "realpath", "readlink", "true", "false",
-    "test", "[", "sleep", "id", "whoami", "uname", "ps",
-];
-/// `git` subcommands that only read.
-const GIT_READS: &[&str] = &[
-    "status",
-    "log",
-    "diff",
-    "show",
-    "grep",
-    "blame",
-    "rev-parse",
-    "ls-files",
-    "branch",
-];
-/// Programs whose arguments are the files they write.
-const WRITING_PROGRAMS: &[&str] = &[
-    "touch", "rm", "rmdir", "mkdir", "mv", "ln", "chmod", "chown", "truncate", "tee", "cp",
-];
-
-/// Whether a call of `tool` (of kind `name_kind` by its name) needs its arguments read to know
-/// its effect. Other calls' effects follow from their kind alone (`effect_of_kind`).
-pub fn reads_arguments(tool: &str, name_kind: ToolKind) -> bool {
-    name_kind == ToolKind::Command
-        || name_kind == ToolKind::Mutate
-        || tool.as_bytes().windows(4).any(|w| w == b"edit")
-        || NAVIGATION_TOOLS.contains(&tool)
-        || FILE_OPERATION_TOOLS.contains(&tool)
+/// Whether a call of kind `kind` by its name, whose `TOOLS` line (if any) says `arguments`,
+/// needs its arguments read to know its effect. Other calls' effects follow from their kind alone
+/// (`effect_of_kind`).
+pub fn reads_arguments(kind: ToolKind, arguments: Arguments) -> bool {
+    matches!(
+        kind,
+        ToolKind::Command | ToolKind::Mutate | ToolKind::Unknown
+    ) || arguments != Arguments::Kind
 }
 
-/// The effect of a call whose arguments are not read (`reads_arguments` is false).
+/// The effect of a call whose arguments are not read (`reads_arguments` is false), or say no
+/// more than its kind.
 pub fn effect_of_kind(kind: ToolKind) -> Effect {
     let writes = match kind {
         ToolKind::Poll | ToolKind::Read => Writes::Nothing,
-        ToolKind::Mutate | ToolKind::Command => Writes::Unknown,
+        ToolKind::Mutate | ToolKind::Command | ToolKind::Unknown => Writes::Unknown,
     };
     Effect { kind, writes }
 }
 
-/// The effect of a call of `tool` whose arguments' top-level strings (`ARGUMENT_KEYS`) are
-/// `args`; `name_kind` is its kind by name (and config). `None` for a file operation exposed as
-/// its own tool, whose effect depends on every string of its arguments: `file_operation_effect`.
-pub fn effect_of(tool: &str, name_kind: ToolKind, args: &TopStrings) -> Option<Effect> {
+/// The effect of a call of kind `kind` by its name (`arguments`: what its `TOOLS` line says of
+/// its arguments) whose arguments' top-level strings (`ARGUMENT_KEYS`) are `args`. `None` when
+/// the effect depends on more than those strings (a file operation's every string, an argv
+/// array): `effect_of_tree` then.
+pub fn effect_of(kind: ToolKind, arguments: Arguments, args: &TopStrings) -> Option<Effect> {
     if let Some(effect) = editor_effect(args) {
         return Some(effect);
     }
-    if NAVIGATION_TOOLS.contains(&tool) {
-        return Some(Effect {
-            kind: ToolKind::Mutate,
+    Some(match arguments {
+        Arguments::Everything => Effect {
+            kind,
             writes: Writes::Everything,
-        });
-    }
-    if FILE_OPERATION_TOOLS.contains(&tool) {
-        return None;
-    }
-    Some(match name_kind {
-        ToolKind::Command => match shell_text(args) {
-            Some(text) => shell_effect(text),
-            None => effect_of_kind(ToolKind::Command),
         },
-        ToolKind::Mutate => {
-            let path = PATH_KEYS.iter().find_map(|key| args.get(key));
-            Effect {
-                kind: ToolKind::Mutate,
-                writes: path.map_or(Writes::Unknown, |p| Writes::Files(vec![file_key(p)])),
+        Arguments::FileOperation => return None,
+        Arguments::OwnState => Effect {
+            kind,
+            writes: Writes::Files(vec![file_key(OWN_STATE)]),
+        },
+        Arguments::Patch => patch_effect(first_of(args, PATCH_KEYS)),
+        Arguments::Sql => sql_effect(kind, first_of(args, SQL_KEYS)),
+        Arguments::Shell => shell_effect(shell_text(args)?),
+        Arguments::Kind => match kind {
+            ToolKind::Command => shell_effect(shell_text(args)?),
+            ToolKind::Mutate => {
+                let path = first_of(args, PATH_KEYS);
+                Effect {
+                    kind,
+                    writes: path.map_or(Writes::Unknown, |p| Writes::Files(vec![file_key(p)])),
+                }
             }
-        }
-        kind => effect_of_kind(kind),
+            kind => effect_of_kind(kind),
+        },
     })
 }
 
-/// The effect of a file operation exposed as its own tool (where `effect_of` says `None`): a
-/// mutation of the files its string arguments name.
-pub fn file_operation_effect(args: &Value) -> Effect {
-    let mut files = Vec::new();
-    strings_of(args, &mut |name| files.push(file_key(name)));
+/// The effect of a call whose arguments (`args`, parsed) `effect_of` could not judge from their
+/// top-level strings: a file operation writes the files its string arguments name; a command
+/// runner given an argv array (`["bash", "-lc", "…"]`) runs its shell text.
+pub fn effect_of_tree(kind: ToolKind, arguments: Arguments, args: &Value) -> Effect {
+    if arguments == Arguments::FileOperation {
+        let mut files = Vec::new();
+        strings_of(args, &mut |name| files.push(file_key(name)));
+        return Effect {
+            kind: ToolKind::Mutate,
+            writes: Writes::Files(files),
+        };
+    }
+    let argv = SHELL_KEYS.iter().find_map(|key| match args.get(key) {
+        Some(Value::Array(items)) => items.iter().map(Value::as_str).collect::<Option<Vec<_>>>(),
+        _ => None,
+    });
+    match argv {
+        Some(argv) => shell_effect(&argv_text(&argv)),
+        None => effect_of_kind(kind),
+    }
+}
+
+/// The shell text an argv array runs: the script of `bash -lc "…"` (any shell, any flags ending
+/// in `c`), else the words joined by spaces.
+fn argv_text(argv: &[&str]) -> String {
+    if let [shell, flags, script, ..] = argv {
+        let program = match shell.rfind('/') {
+            Some(slash) => shell.get(slash + 1..).unwrap_or_default(),
+            None => shell,
+        };
+        if SHELLS.contains(&program) && flags.starts_with('-') && flags.ends_with('c') {
+            return (*script).to_owned();
+        }
+    }
+    let mut text = String::new();
+    for word in argv {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(word);
+    }
+    text
+}
+
+/// The first of `keys` that `args` holds as a string, or the arguments themselves when they are
+/// a string.
+fn first_of<'s>(args: &'s TopStrings, keys: &[&str]) -> Option<&'s str> {
+    keys.iter()
+        .find_map(|key| args.get(key))
+        .or_else(|| args.whole())
+}
+
+/// A patch in Codex's format writes the files its file lines name; without them, something.
+fn patch_effect(patch: Option<&str>) -> Effect {
+    let files: Vec<u32> = patch
+        .unwrap_or_default()
+        .as_bytes()
+        .split(|b| *b == b'\n')
+        .filter_map(|line| {
+            PATCH_FILE_LINES
+                .iter()
+                .find_map(|start| line.strip_prefix(start.as_bytes()))
+        })
+        .map(|path| file_key_of(trim_bytes(path, |b| b.is_ascii_whitespace())))
+        .collect();
     Effect {
         kind: ToolKind::Mutate,
-        writes: Writes::Files(files),
+        writes: match files.is_empty() {
+            true => Writes::Unknown,
+            false => Writes::Files(files),
+        },
+    }
+}
+
+/// What an SQL text does: a read when every statement starts with a reading keyword
+/// (`SQL_READS`; a `WITH` holding no writing one), a mutation when one starts with a writing
+/// keyword (`SQL_WRITES`) or is a `WITH` holding one; else (not SQL) the effect of `kind`, the
+/// tool's kind by name.
+fn sql_effect(kind: ToolKind, sql: Option<&str>) -> Effect {
+    let one_of = |word: &[u8], table: &[&str]| {
+        table
+            .iter()
+            .any(|known| known.as_bytes().eq_ignore_ascii_case(word))
+    };
+    let (mut reads, mut writes) = (true, false);
+    for statement in sql.unwrap_or_default().as_bytes().split(|b| *b == b';') {
+        let mut words = statement
+            .split(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+            .filter(|w| !w.is_empty());
+        match words.next() {
+            None => {}
+            Some(first) if first.eq_ignore_ascii_case(b"with") => {
+                writes |= words.any(|w| one_of(w, SQL_WRITES));
+            }
+            Some(first) if one_of(first, SQL_READS) => {}
+            Some(first) => {
+                reads = false;
+                writes |= one_of(first, SQL_WRITES);
+            }
+        }
+    }
+    match (sql, writes, reads) {
+        (_, true, _) => effect_of_kind(ToolKind::Mutate),
+        (Some(_), false, true) => Effect {
+            kind: ToolKind::Read,
+            writes: Writes::Nothing,
+        },
+        _ => effect_of_kind(kind),
     }
 }
 
@@ -223,11 +259,8 @@ fn editor_effect(args: &TopStrings) -> Option<Effect> {
 
 /// The shell text of a command runner's arguments.
 fn shell_text<'s>(args: &'s TopStrings) -> Option<&'s str> {
-    args.whole().or_else(|| {
-        ["command", "cmd", "script", "commands"]
-            .iter()
-            .find_map(|key| args.get(key))
-    })
+    args.whole()
+        .or_else(|| SHELL_KEYS.iter().find_map(|key| args.get(key)))
 }
 
 /// The effect of shell text: a read when every simple command in it only reads; else what its
@@ -610,17 +643,21 @@ fn strings_of(value: &Value, visit: &mut dyn FnMut(&str)) {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::config::effect_table::{kind_by_name, ARGUMENT_KEYS};
     use serde_json::json;
 
-    /// `effect_of`, or `file_operation_effect` where it says `None`, of arguments given as a value.
-    fn effect(tool: &str, name_kind: ToolKind, args: &Value) -> Effect {
+    /// `effect_of`, or `effect_of_tree` where it says `None`, of a call of `tool` whose
+    /// arguments are given as a value.
+    fn effect(tool: &str, args: &Value) -> Effect {
+        let (kind, arguments) = kind_by_name(tool);
         let text = args.to_string();
-        let strings = TopStrings::read(&text, &ARGUMENT_KEYS, 16).unwrap();
-        effect_of(tool, name_kind, &strings).unwrap_or_else(|| file_operation_effect(args))
+        let strings = TopStrings::read(&text, ARGUMENT_KEYS, 16).unwrap();
+        effect_of(kind, arguments, &strings)
+            .unwrap_or_else(|| effect_of_tree(kind, arguments, args))
     }
 
     fn shell(text: &str) -> Effect {
-        effect("bash", ToolKind::Command, &json!({ "command": text }))
+        effect("bash", &json!({ "command": text }))
     }
 
     fn files(names: &[&str]) -> Writes {
@@ -668,48 +705,132 @@ mod tests {
     }
 
     #[test]
-    fn editor_protocol_calls() {
+    fn editor_protocol_calls_whatever_the_tool_is_named() {
         let view = json!({"command": "view", "path": "/testbed/a.py"});
         let edit = json!({"command": "str_replace", "path": "/testbed/a.py", "old_str": "x", "new_str": "y"});
+        let mutation = Effect {
+            kind: ToolKind::Mutate,
+            writes: files(&["a.py"]),
+        };
+        for tool in ["str_replace_editor", "str_replace_based_edit_tool", "files"] {
+            assert_eq!(effect(tool, &view).kind, ToolKind::Read, "{tool}");
+            assert_eq!(effect(tool, &edit), mutation, "{tool}");
+        }
+    }
+
+    #[test]
+    fn claude_code_and_codex_tools() {
+        let edit = json!({"file_path": "/repo/src/app.py", "old_string": "a", "new_string": "b"});
+        for tool in ["Edit", "MultiEdit", "Write"] {
+            assert_eq!(effect(tool, &edit).writes, files(&["app.py"]), "{tool}");
+        }
+        let notebook = json!({"notebook_path": "/repo/n.ipynb", "new_source": "x"});
         assert_eq!(
-            effect("str_replace_editor", ToolKind::Read, &view).kind,
-            ToolKind::Read
+            effect("NotebookEdit", &notebook).writes,
+            files(&["n.ipynb"])
         );
         assert_eq!(
-            effect("str_replace_based_edit_tool", ToolKind::Read, &edit),
-            Effect {
-                kind: ToolKind::Mutate,
-                writes: files(&["a.py"])
-            }
+            effect("Task", &json!({"prompt": "fix it"})).writes,
+            Writes::Everything
+        );
+        let todos = |n: u32| effect("TodoWrite", &json!({"todos": [n]}));
+        assert_eq!(todos(1).kind, ToolKind::Mutate);
+        assert_eq!(
+            todos(1).writes,
+            todos(2).writes,
+            "one list, whatever it holds"
+        );
+        let argv = json!({"command": ["bash", "-lc", "cat a.py | head"]});
+        assert_eq!(effect("shell", &argv).kind, ToolKind::Read);
+        let argv = json!({"command": ["bash", "-lc", "echo x > out.txt"]});
+        assert_eq!(effect("shell", &argv).writes, files(&["out.txt"]));
+        let argv = json!({"command": ["pytest", "-q"]});
+        assert_eq!(effect("shell", &argv).writes, Writes::Unknown);
+        let patch = "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x\n+y\n*** Add File: b.py\n+z\n*** End Patch";
+        assert_eq!(
+            effect("apply_patch", &json!({ "input": patch })).writes,
+            files(&["a.py", "b.py"])
+        );
+        assert_eq!(
+            effect("apply_patch", &json!(patch)).writes,
+            files(&["a.py", "b.py"])
+        );
+    }
+
+    #[test]
+    fn sql_reads_only_select() {
+        for sql in [
+            "SELECT * FROM users",
+            "  explain select 1; show tables",
+            "WITH t AS (SELECT 1) SELECT * FROM t",
+        ] {
+            assert_eq!(
+                effect("execute_sql", &json!({ "sql": sql })).kind,
+                ToolKind::Read,
+                "{sql}"
+            );
+            assert_eq!(
+                effect("query", &json!({ "query": sql })).kind,
+                ToolKind::Read,
+                "{sql}"
+            );
+        }
+        for sql in [
+            "UPDATE users SET a = 1",
+            "select 1; drop table x",
+            "WITH t AS (DELETE FROM x RETURNING *) SELECT * FROM t",
+        ] {
+            assert_eq!(
+                effect("run-raw-sql", &json!({ "sql": sql })),
+                effect_of_kind(ToolKind::Mutate),
+                "{sql}"
+            );
+            assert_eq!(
+                effect("query", &json!({ "query": sql })).kind,
+                ToolKind::Mutate
+            );
+        }
+        // Not SQL: a tool named `query` searching stays a read; `execute_sql` stays a mutation.
+        let search = json!({"query": "weather in Paris"});
+        assert_eq!(effect("query", &search).kind, ToolKind::Read);
+        assert_eq!(
+            effect("execute_sql", &json!({"sql": "vacuum analyze"})).kind,
+            ToolKind::Mutate
+        );
+        assert_eq!(
+            effect("execute_sql", &json!({"sql": "pragma x"})),
+            effect_of_kind(ToolKind::Mutate)
+        );
+    }
+
+    #[test]
+    fn unknown_calls_may_change_something() {
+        assert_eq!(
+            effect("toggle_roaming", &json!({})),
+            effect_of_kind(ToolKind::Unknown)
+        );
+        assert_eq!(
+            effect("get_order", &json!({"id": 1})).writes,
+            Writes::Nothing
         );
     }
 
     #[test]
     fn file_system_tools_and_navigation() {
         assert_eq!(
-            effect("cd", ToolKind::Read, &json!({"folder": "document"})).writes,
+            effect("cd", &json!({"folder": "document"})).writes,
             Writes::Everything
         );
         assert_eq!(
-            effect("mkdir", ToolKind::Read, &json!({"dir_name": "temp"})).kind,
+            effect("mkdir", &json!({"dir_name": "temp"})).kind,
             ToolKind::Mutate
         );
         assert_eq!(
-            effect(
-                "write_file",
-                ToolKind::Mutate,
-                &json!({"path": "/a/b.txt", "content": "x"})
-            )
-            .writes,
+            effect("write_file", &json!({"path": "/a/b.txt", "content": "x"})).writes,
             files(&["b.txt"])
         );
         assert_eq!(
-            effect(
-                "update_order",
-                ToolKind::Mutate,
-                &json!({"order_id": "#W1"})
-            )
-            .writes,
+            effect("update_order", &json!({"order_id": "#W1"})).writes,
             Writes::Unknown
         );
     }

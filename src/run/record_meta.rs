@@ -123,13 +123,15 @@ impl OutcomeFlags {
     }
 }
 
-/// The code of a tool kind (also its snapshot byte).
+/// The code of a tool kind (also its snapshot byte). An unknown call is kept as a command: what a
+/// record's kind tells later calls is whether it watched, read, or may have written anything,
+/// and an unknown call, like a command, may have read or written anything.
 pub fn kind_code(kind: ToolKind) -> u8 {
     match kind {
         ToolKind::Poll => 0,
         ToolKind::Read => 1,
         ToolKind::Mutate => 2,
-        ToolKind::Command => 3,
+        ToolKind::Command | ToolKind::Unknown => 3,
     }
 }
 

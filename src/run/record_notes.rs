@@ -14,8 +14,9 @@ use crate::verdict::SharedCause;
 pub enum Target {
     /// A file (`effects::file_key` of its name).
     File(u32),
-    /// Something only the call itself names (an API mutation, a program that may write): the
-    /// first 32 bits of its argument fingerprint, so the same mutation again is the same target.
+    /// Something only the call itself names (an API mutation, a program that may write, a call
+    /// the guard cannot tell is a read): the hash of its tool and argument fingerprint
+    /// (`engine::call_facts::call_key`), so the same call again is the same target.
     Call(u32),
     /// The working directory.
     Everything,
@@ -76,7 +77,7 @@ pub struct RecordNotes {
 
 impl RecordNotes {
     /// Notes what the call at history position `seq` may write; `call_key` identifies the call
-    /// (its argument fingerprint's first 32 bits) where the writes are not files.
+    /// (`call_key`: its tool and argument fingerprint) where the writes are not files.
     pub fn note_writes(&mut self, seq: u64, writes: &Writes, call_key: u32) {
         match writes {
             Writes::Nothing => {}

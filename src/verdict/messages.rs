@@ -45,6 +45,26 @@ pub fn for_finding(finding: &Finding, tool: &str) -> String {
                 ran = finding.ran,
             )
         }
+        (DetectorId::GenericRepeat, Level::Critical) if finding.basis == Basis::NothingNewSince => {
+            format!(
+                "Refused: `{tool}` has returned the identical result the last {ran} times it ran with \
+                 these arguments, and no call since returned anything new: the calls in between \
+                 that may change things failed or returned what they had returned before. Another \
+                 identical call will almost surely return the same. Use the result you have, \
+                 change your approach, or tell the user what you tried and that this step could \
+                 not be completed.",
+                ran = finding.ran,
+            )
+        }
+        (DetectorId::GenericRepeat, Level::Warning) if finding.basis == Basis::NothingNewSince => {
+            format!(
+                "Loop warning: `{tool}` has returned the identical result the last {ran} times it ran \
+                 with these arguments, and the calls in between that may change things failed or \
+                 returned what they had returned before. Calling it again will most likely return \
+                 the same; use what it returned, or try something else.",
+                ran = finding.ran,
+            )
+        }
         (DetectorId::GenericRepeat, Level::Warning) if finding.basis == Basis::DespiteChanges => {
             format!(
                 "Loop warning: `{tool}` has returned the identical result the last {ran} times it ran \
@@ -308,6 +328,10 @@ pub fn forecast(finding: &Finding, tool: &str, quote: Option<&str>) -> String {
             Basis::NothingChangedSince => (
                 same_args,
                 format!("its last {ran} runs returned the identical result and nothing since could change it"),
+            ),
+            Basis::NothingNewSince => (
+                same_args,
+                format!("its last {ran} runs returned the identical result and no call since returned anything new"),
             ),
             _ => (
                 same_args,

@@ -161,12 +161,17 @@ pub enum Basis {
     /// An identical call kept returning an identical result although other calls changed the
     /// world in between (edits, writing commands, mutations).
     DespiteChanges,
-    /// An identical call kept returning an identical result, and only reads ran since it last
-    /// did: nothing could have changed its result.
+    /// An identical call kept returning an identical result, and only known reads ran since it
+    /// last did (or changes of files it does not name): nothing could have changed its result.
     NothingChangedSince,
     /// A mutation that succeeded kept returning one result (numbers aside) with nothing else
     /// changing the world: each run made the same change again (`generic_repeat`).
     SameChange,
+    /// An identical call kept returning an identical result, and nothing since returned anything
+    /// new, but some calls in between may change things (a mutation, a command, a call the guard
+    /// cannot tell is a read) and failed or repeated what they had returned: no text may say that
+    /// nothing could change it.
+    NothingNewSince,
     /// A stretch of calls that all returned only what their calls had returned before, going
     /// round a few calls (`ping_pong`, `cycle`).
     NothingNew,
