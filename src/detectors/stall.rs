@@ -6,9 +6,9 @@
 //! one the streak already answered, once the streak reaches `WEAK_EVIDENCE_FACTOR` times the
 //! critical threshold. Only reads (and calls the guard cannot tell are reads), and only streaks of
 //! them (a multi-command tool's edits among its views break it): mutations answer with fixed
-//! acknowledgements, command
-//! runners print nothing for most writes, polls are `known_poll_no_progress`'s. Blank outcomes (a
-//! `think` tool's empty answer) say nothing either way, and a shared error is `error_repeat`'s.
+//! acknowledgements, command runners print nothing for most writes, polls are
+//! `known_poll_no_progress`'s. Blank outcomes (a `think` tool's empty answer) say nothing either
+//! way, and a shared error is `error_repeat`'s.
 
 use super::{Proposal, Window};
 use crate::config::Config;
