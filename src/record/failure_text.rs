@@ -112,9 +112,33 @@ pub fn is_blank(text: &str) -> bool {
     text.trim().is_empty()
 }
 
+/// What a host answers in place of a call it cancelled before it ran because another call of the
+/// same turn failed (Claude Code's parallel tool calls). Such an answer says nothing of the call.
+const CANCELLED_BY_HOST: &[&str] = &[
+    "<tool_use_error>Sibling tool call errored</tool_use_error>",
+    "Sibling tool call errored",
+];
+
+/// Whether `text` is only a host's note that it cancelled the call (`CANCELLED_BY_HOST`): the
+/// call did not run, so its outcome is neither a failure of its own nor news.
+pub fn is_cancelled_by_host(text: &str) -> bool {
+    CANCELLED_BY_HOST.contains(&text.trim())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{put_masked, reports_failure};
+    use super::{is_cancelled_by_host, put_masked, reports_failure};
+
+    #[test]
+    fn a_call_the_host_cancelled_is_told_by_the_whole_text() {
+        assert!(is_cancelled_by_host(
+            "<tool_use_error>Sibling tool call errored</tool_use_error>"
+        ));
+        assert!(is_cancelled_by_host(" Sibling tool call errored\n"));
+        assert!(!is_cancelled_by_host(
+            "Error: Sibling tool call errored while reading config.py"
+        ));
+    }
 
     fn masked(text: &str) -> Vec<u8> {
         let mut out = Vec::new();

@@ -14,7 +14,7 @@ use crate::error::GuardError;
 use crate::json::canonical::{write_object_without, write_value, KeyFilter};
 use crate::json::digest::{sha256, ByteSink, Digest, HashSink};
 use crate::record::clock_mask::put_clockless;
-use crate::record::failure_text::{is_blank, put_masked, reports_failure};
+use crate::record::failure_text::{is_blank, is_cancelled_by_host, put_masked, reports_failure};
 use crate::record::json_text::put_content_text;
 use crate::record::missing_tool::names_missing_tool;
 use crate::record::volatile_table::without_send_ids;
@@ -61,6 +61,9 @@ pub(crate) struct ResultFacts {
     /// A text reports a failure, or the result has a non-null `error` member.
     pub failed: bool,
     pub blank: bool,
+    /// The only text is a host's note that it cancelled the call (`is_cancelled_by_host`): the
+    /// outcome is then blank, and no failure of the call's own.
+    pub cancelled: bool,
 }
 
 impl ResultFacts {
@@ -75,6 +78,7 @@ impl ResultFacts {
             blank: true,
             ..ResultFacts::default()
         };
+        let mut texts_seen = 0;
         let scanned = |texts: I| {
             texts
                 .into_iter()
@@ -87,6 +91,8 @@ impl ResultFacts {
             };
             facts.blank &= is_blank(text);
             facts.failed |= reports_failure(text);
+            texts_seen += 1;
+            facts.cancelled = texts_seen == 1 && is_cancelled_by_host(text);
         }
         // The missing-tool scan is the costly one: only failures are scanned.
         facts.missing_tool =
@@ -96,6 +102,16 @@ impl ResultFacts {
 
     fn nothing() -> ResultFacts {
         ResultFacts::default()
+    }
+
+    /// The outcome digest of `digest`, an outcome of `kind` with these facts.
+    pub(crate) fn digest(&self, digest: Digest, kind: Kind) -> OutcomeDigest {
+        OutcomeDigest {
+            digest,
+            is_error: (kind == Kind::Error || self.failed) && !self.cancelled,
+            missing_tool: self.missing_tool,
+            blank: (self.blank && kind == Kind::Result) || self.cancelled,
+        }
     }
 }
 
@@ -147,6 +163,7 @@ pub fn digest_outcome(
             let message = error_parts(error, &mut parts);
             let facts = ResultFacts {
                 missing_tool: message.is_some_and(names_missing_tool),
+                cancelled: message.is_some_and(is_cancelled_by_host),
                 ..ResultFacts::nothing()
             };
             Ok(finished(Kind::Error, parts, keys, facts, outcome))
@@ -235,12 +252,7 @@ fn finish(
             }
         }
     }
-    OutcomeDigest {
-        digest: hasher.finish(),
-        is_error: kind == Kind::Error || facts.failed,
-        missing_tool: facts.missing_tool,
-        blank: facts.blank && kind == Kind::Result,
-    }
+    facts.digest(hasher.finish(), kind)
 }
 
 /// How a text part is framed: as it is, in a failure or a mutation's outcome (see
@@ -384,7 +396,7 @@ fn result_parts<'a>(
         let facts = ResultFacts {
             failed,
             missing_tool: missing,
-            blank: false,
+            ..ResultFacts::nothing()
         };
         return Ok((Kind::Result, facts));
     };

@@ -169,12 +169,7 @@ pub fn digest_result_fields(
             (kind, facts)
         }
     };
-    Ok(OutcomeDigest {
-        digest: sink.finish(),
-        is_error: kind == Kind::Error || facts.failed,
-        missing_tool: facts.missing_tool,
-        blank: facts.blank && kind == Kind::Result,
-    })
+    Ok(facts.digest(sink.finish(), kind))
 }
 
 /// A text handed over as it is (host-hashed ones are long and never scanned).
