@@ -27,7 +27,7 @@ export interface LargeTexts {
   above: number;
 }
 
-function isError(value: object): value is Error {
+export function isError(value: object): value is Error {
   return value instanceof Error || Object.prototype.toString.call(value) === "[object Error]";
 }
 
@@ -46,7 +46,7 @@ interface ErrorExtras {
  * `cause`'s: `fetch failed` caused by `ECONNRESET`) and a `Retry-After` header from `headers` (a
  * `Headers` or a plain object). Never the stack, so two throws of one failure are one outcome.
  */
-function errorValue(error: Error): Record<string, unknown> {
+export function errorValue(error: Error): Record<string, unknown> {
   const value: Record<string, unknown> = { name: error.name, message: error.message };
   try {
     const extras = error as ErrorExtras;

@@ -12,7 +12,7 @@
  * written as JSON text, which gives the same verdicts and the exact errors. No rule lives here.
  */
 import type { LargeTexts } from "./encode.js";
-import { encodeRecord, isLongText, isPlainObject, isWellFormed } from "./encode.js";
+import { encodeRecord, errorValue, isError, isLongText, isPlainObject, isWellFormed } from "./encode.js";
 import type { RawGuard, WasmBindings, WasmMemory } from "./runtime.js";
 import type * as Glue from "./tool_loop_guard.js";
 
@@ -143,6 +143,8 @@ function numbersOf(codes: Codes) {
     noResult: ResultShape.Absent as number,
     textResult: ResultShape.Text as number,
     partsResult: ResultShape.Parts as number,
+    errorText: ResultShape.ErrorText as number,
+    errorObject: ResultShape.ErrorObject as number,
     text: TextKind.Text as number,
     sha256Hex: TextKind.Sha256Hex as number,
   };
@@ -320,8 +322,9 @@ export class InputFrame {
     const call = callPiecesOf(outcome);
     if (call === false) return false;
     const { args, result, error } = outcome;
+    if (error !== undefined && error !== null) return result === undefined && this.#writeError(call, args, error);
     // A null result goes the JSON way: the openclaw preset hashes it, unlike a missing one.
-    if ((error !== undefined && error !== null) || result === null) return false;
+    if (result === null) return false;
     const n = this.#n;
     let shape = n.noResult;
     let content: { type: "text"; text: string }[] | undefined;
@@ -365,6 +368,36 @@ export class InputFrame {
     this.#word(n.texts, this.#pos - textsStart);
     this.#word(n.result, shape);
     this.#word(n.isError, isError);
+    this.#word(n.argsWithheld, withheld ? n.true : n.false);
+    return true;
+  }
+
+  /**
+   * Writes an outcome that threw: a string, or an Error that is only its name and message (as the
+   * JSON form would give it, `errorValue`); false (nothing written) for any other error, which
+   * goes the JSON way.
+   */
+  #writeError(call: CallPieces, args: unknown, error: unknown): boolean {
+    const n = this.#n;
+    let texts: string[];
+    if (typeof error === "string") texts = [error];
+    else if (typeof error === "object" && error !== null && isError(error)) {
+      const value = errorValue(error);
+      const { name, message } = value;
+      if (Object.keys(value).length !== 2 || typeof name !== "string" || typeof message !== "string") return false;
+      texts = [name, message];
+    } else return false;
+    const withheld = call.id !== null && args !== undefined;
+    const argsJson = withheld ? null : jsonOf(args);
+    if (argsJson === false) return false;
+    this.#room(texts.reduce((size, text) => size + 5 + 3 * text.length, 0) + callBound(call, argsJson));
+    if (!this.#writeCallPieces(call, argsJson)) return this.#abandon();
+    this.#word(n.details, -1);
+    const textsStart = this.#pos;
+    for (const text of texts) if (!this.#entry(n.text, text)) return this.#abandon();
+    this.#word(n.texts, this.#pos - textsStart);
+    this.#word(n.result, texts.length === 1 ? n.errorText : n.errorObject);
+    this.#word(n.isError, n.absent);
     this.#word(n.argsWithheld, withheld ? n.true : n.false);
     return true;
   }

@@ -162,6 +162,15 @@ pub fn outcome_of_fields(
 ) -> Result<Outcome, GuardError> {
     let (texts, details) = match result {
         ResultFields::Absent => return Ok(outcome_of(tool, args, None, None, None)),
+        ResultFields::Error { .. } => {
+            return Ok(outcome_of(
+                tool,
+                args,
+                None,
+                result.error_tree().as_ref(),
+                None,
+            ))
+        }
         // A string is hashed as the value it is (a string's canonical JSON is its `F::Str`).
         ResultFields::Text(TextField::Text(text)) => {
             return Ok(Outcome::plain(digest_fields(&[("value", F::Str(text))])))

@@ -57,7 +57,11 @@ impl<'a> OutcomeDigester<'a> {
         if !self.exec_like && !self.send && self.tool != "write" && self.pointers.is_empty() {
             return digest_result_fields(result, &self.keys, self.masking);
         }
-        self.tree(&RawContent(result.tree()?), &RawContent(None), None)
+        self.tree(
+            &RawContent(result.tree()?),
+            &RawContent(result.error_tree()),
+            None,
+        )
     }
 
     /// The tree path: the parsed outcome, its ignored pointers removed, digested by `outcome.rs`.

@@ -434,6 +434,8 @@ pub fn of_fields(result: &ResultFields, command: bool) -> Option<FailureClass> {
         ResultFields::Parts { texts, details, .. } => {
             (texts.iter().filter_map(inline).collect(), *details)
         }
+        // As `of_value` reads a thrown string or `{name, message}`: the message.
+        ResultFields::Error { message, .. } => (vec![*message], None),
     };
     let parsed = details.and_then(|d| parse(d, MAX_DEPTH).ok());
     let details = match &parsed {

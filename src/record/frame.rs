@@ -66,6 +66,10 @@ shared_codes! {
         Text = 1,
         /// `{content: [text parts], details, isError}`: an entry per part.
         Parts = 2,
+        /// A thrown string (no result): one entry, the string.
+        ErrorText = 3,
+        /// A thrown error that is only its `name` and `message` (no result): two entries.
+        ErrorObject = 4,
     }
 
     /// An optional boolean.
@@ -195,6 +199,20 @@ impl<'a> Fields<'a> {
                 details,
                 is_error: header.flag(Slot::IsError)?,
             },
+            (w, [TextField::Text(message)]) if w == ResultShape::ErrorText as i32 => {
+                ResultFields::Error {
+                    name: None,
+                    message,
+                }
+            }
+            (w, [TextField::Text(name), TextField::Text(message)])
+                if w == ResultShape::ErrorObject as i32 =>
+            {
+                ResultFields::Error {
+                    name: Some(name),
+                    message,
+                }
+            }
             _ => return Err(GuardError::record(Some("result"), "bad result fields")),
         };
         Ok(OutcomeFields {

@@ -104,6 +104,16 @@ impl ResultFacts {
         ResultFacts::default()
     }
 
+    /// What a thrown error's message (none when the error is not a string or has no string
+    /// `message`) says beyond its digest.
+    pub(crate) fn of_error_message(message: Option<&str>) -> ResultFacts {
+        ResultFacts {
+            missing_tool: message.is_some_and(names_missing_tool),
+            cancelled: message.is_some_and(is_cancelled_by_host),
+            ..ResultFacts::nothing()
+        }
+    }
+
     /// The outcome digest of `digest`, an outcome of `kind` with these facts.
     pub(crate) fn digest(&self, digest: Digest, kind: Kind) -> OutcomeDigest {
         OutcomeDigest {
@@ -161,11 +171,7 @@ pub fn digest_outcome(
     match outcome.error.filter(|e| !e.is_null()) {
         Some(error) => {
             let message = error_parts(error, &mut parts);
-            let facts = ResultFacts {
-                missing_tool: message.is_some_and(names_missing_tool),
-                cancelled: message.is_some_and(is_cancelled_by_host),
-                ..ResultFacts::nothing()
-            };
+            let facts = ResultFacts::of_error_message(message);
             Ok(finished(Kind::Error, parts, keys, facts, outcome))
         }
         None => {

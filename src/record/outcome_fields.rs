@@ -1,5 +1,6 @@
 //! Results handed over field by field (see `input::CallFields`): a string, or an MCP-style result
-//! whose `content` holds only text parts, with optional `details` (as JSON text) and `isError`.
+//! whose `content` holds only text parts, with optional `details` (as JSON text) and `isError`; or
+//! a thrown error that is a string or only a `name` and a `message`.
 //! Their digest is the one `outcome.rs` defines for the same result given as JSON: framed directly
 //! for ordinary tools, or through the result's tree where a profile needs one (the caller decides).
 
@@ -43,6 +44,14 @@ pub enum ResultFields<'a> {
         /// `isError`.
         is_error: Option<bool>,
     },
+    /// A thrown error (no result): a string (`name` `None`), or an object of a string `name` and
+    /// `message` and nothing else (an `Error` without extras, as the wrapper writes it).
+    Error {
+        /// The error's `name`; `None` for a thrown string.
+        name: Option<&'a str>,
+        /// The string, or the error's `message`.
+        message: &'a str,
+    },
 }
 
 impl ResultFields<'_> {
@@ -58,6 +67,7 @@ impl ResultFields<'_> {
             ResultFields::Parts { texts, details, .. } => {
                 texts.iter().map(text_len).sum::<usize>() + details.map_or(0, str::len)
             }
+            ResultFields::Error { name, message } => name.map_or(0, str::len) + message.len(),
         }
     }
 
@@ -67,10 +77,27 @@ impl ResultFields<'_> {
             ResultFields::Absent => 0,
             ResultFields::Text(_) => 1,
             ResultFields::Parts { texts, .. } => texts.len(),
+            ResultFields::Error { name, .. } => 1 + usize::from(name.is_some()),
         }
     }
 
-    /// The result as the JSON record would have held it (host-hashed texts as `textSha256` parts).
+    /// The thrown error as the JSON record would have held it (`None` for a result).
+    pub fn error_tree(&self) -> Option<Value> {
+        let ResultFields::Error { name, message } = self else {
+            return None;
+        };
+        let message = Value::String((*message).to_owned());
+        Some(match name {
+            None => message,
+            Some(name) => Value::Object(Map::from_iter([
+                ("name".to_owned(), Value::String((*name).to_owned())),
+                ("message".to_owned(), message),
+            ])),
+        })
+    }
+
+    /// The result as the JSON record would have held it (host-hashed texts as `textSha256` parts;
+    /// `None` for no result, or a thrown error: `error_tree`).
     pub fn tree(&self) -> Result<Option<Value>, GuardError> {
         let part = |text: &TextField| {
             let mut part = Map::new();
@@ -83,7 +110,7 @@ impl ResultFields<'_> {
             Value::Object(part)
         };
         Ok(match self {
-            ResultFields::Absent => None,
+            ResultFields::Absent | ResultFields::Error { .. } => None,
             ResultFields::Text(TextField::Text(text)) => Some(Value::String((*text).to_owned())),
             ResultFields::Text(hashed) => Some(Value::Object(Map::from_iter([(
                 "content".to_owned(),
@@ -126,6 +153,15 @@ pub fn digest_result_fields(
     let mut sink = HashSink::new();
     sink.put(OUTCOME_TAG);
     let (kind, facts) = match result {
+        ResultFields::Error { name, message } => {
+            // As `outcome.rs` frames a thrown error: its name (empty for a string) and message.
+            sink.put(&[Kind::Error as u8]);
+            let facts = ResultFacts::of_error_message(Some(message));
+            let framing = Framing::of(Kind::Error, &facts, masking);
+            put_text(name.unwrap_or("").as_bytes(), framing, &mut sink);
+            put_text(message.as_bytes(), framing, &mut sink);
+            (Kind::Error, facts)
+        }
         ResultFields::Absent => {
             sink.put(&[Kind::Result as u8]);
             sink.put(b"jnull");

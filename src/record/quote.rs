@@ -58,10 +58,15 @@ pub fn quote_value(result: Option<&Value>, error: Option<&Value>) -> Option<Stri
 
 /// The quote of a result handed over field by field: its (first) text, if the core scans it.
 pub fn quote_fields(result: &ResultFields) -> Option<String> {
+    if let ResultFields::Error { message, .. } = result {
+        // As `quote_value` quotes a thrown error: its message.
+        return quote_text(message);
+    }
     let text = match result {
         ResultFields::Absent => None,
         ResultFields::Text(text) => Some(text),
         ResultFields::Parts { texts, .. } => texts.first(),
+        ResultFields::Error { .. } => None,
     };
     match text? {
         TextField::Text(text) => scanned(text),

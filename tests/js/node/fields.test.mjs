@@ -60,6 +60,13 @@ const steps = [
   [{ tool: "u", args: { x: [new Date(0)] } }, { result: { content: [{ type: "image", data: "x" }] } }],
   [{ tool: "v", args: {} }, { result: { content: [{ type: "text", text: "x", annotations: {} }], structuredContent: { a: 1 } } }],
   [{ tool: "w", args: { a: 1 } }, { error: new Error("boom") }],
+  [{ tool: "x", args: {} }, { error: "Unknown tool: x" }],
+  [{ tool: "y", args: { a: 2 } }, { error: Object.assign(new Error("HTTP 503 Service Unavailable"), { status: 503 }) }],
+  [{ tool: "z", args: {} }, { error: long }],
+  [{ tool: "w2", args: {} }, { error: new TypeError("") }],
+  [{ tool: "s", args: {} }, { error: "" }],
+  [{ tool: "c", args: {}, callId: "c3" }, { error: "<tool_use_error>Sibling tool call errored</tool_use_error>" }],
+  [{ tool: "o", args: {} }, { error: { message: "m" } }],
 ];
 
 test("the field way and the JSON way give identical verdicts and fingerprints", () => {
@@ -78,10 +85,11 @@ test("the field way and the JSON way give identical verdicts and fingerprints", 
     }
   }
   assert.deepEqual(fieldWay.exportRun("r"), jsonWay.exportRun("r"));
-  // Both ways were taken: every check and eight records a round field by field (BigInt and Date
-  // arguments included), the four outcomes with a null result (the openclaw preset hashes it
-  // unlike a missing one), an image part, extra result members or an error as JSON.
-  assert.deepEqual(counts, { fields: 3 * (12 + 8), json: 3 * 4 });
+  // Both ways were taken: every check and fourteen records a round field by field (BigInt and
+  // Date arguments included; thrown strings, and Errors that are only a name and a message), the
+  // five outcomes with a null result (the openclaw preset hashes it unlike a missing one), an
+  // image part, extra result members, an Error carrying a status, or a thrown plain object as JSON.
+  assert.deepEqual(counts, { fields: 3 * (19 + 14), json: 3 * 5 });
 });
 
 test("an outcome whose call id was not checked sends its arguments after all", () => {
