@@ -88,16 +88,17 @@ fn the_same_change_made_again_is_named_for_what_it_did() {
         "{}",
         text(warned)
     );
-    let forecast = verdicts[4].1.as_ref().unwrap();
+    let forecast = verdicts[3].1.as_ref().unwrap();
     assert!(
         text(forecast).contains("each making the same change again"),
         "{}",
         text(forecast)
     );
-    let (refused, _) = &verdicts[5];
+    let (refused, _) = &verdicts[4];
     assert_eq!(refused["action"], "block");
+    assert_eq!(refused["count"], 5);
     assert!(
-        text(refused).contains("5 times in a row"),
+        text(refused).contains("4 times in a row"),
         "{}",
         text(refused)
     );

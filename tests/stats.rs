@@ -25,15 +25,16 @@ fn counters_follow_the_verdicts() {
             .unwrap();
     }
     let stats = serde_json::from_str::<serde_json::Value>(&guard.stats().to_json()).unwrap();
-    // Checks: allow, warn, allow, block, block, stop; records: allow, allow, warn (forecast).
+    // Checks: allow, warn, block, block, block, stop (the same change made a 3rd time is refused);
+    // records: allow, warn (forecast).
     assert_eq!(stats["checks"], 8);
-    assert_eq!(stats["records"], 3);
+    assert_eq!(stats["records"], 2);
     assert_eq!(
         stats["byAction"],
-        json!({"allow": 6, "warn": 2, "block": 2, "stop": 1})
+        json!({"allow": 4, "warn": 2, "block": 3, "stop": 1})
     );
-    assert_eq!(stats["byLevel"]["critical"], 2);
-    assert_eq!(stats["byDetector"]["generic_repeat"], 4);
+    assert_eq!(stats["byLevel"]["critical"], 3);
+    assert_eq!(stats["byDetector"]["generic_repeat"], 5);
     assert_eq!(stats["byDetector"]["global_circuit_breaker"], 1);
     assert_eq!(stats["liveRuns"], 2);
     assert_eq!(stats["evictedRuns"], 1);

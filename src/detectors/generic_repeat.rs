@@ -19,8 +19,8 @@
 //! - *the same change made again*: a mutation that succeeded and returned one result (numbers
 //!   masked, see `record::outcome::Framing`) every time it ran in a row, no other call returning
 //!   anything new in between, made the same change again each time (an insertion inserted once
-//!   more, one more copy of a record): warned and refused as a plain repeat is, with a text that
-//!   says so.
+//!   more, one more copy of a record): warned from the `warningThreshold`-th such call and refused
+//!   as the `criticalThreshold`-th (one call sooner than a plain repeat), with a text that says so.
 
 use super::{Proposal, SameResults, Window};
 use crate::config::tools::ToolKind;
@@ -63,18 +63,19 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
 /// The finding for a mutation that succeeded the last time it ran, whose quiet streak (`quiet`
 /// calls: the same result each time, numbers masked, or refused, with no other call returning
 /// anything new) the proposed call would continue: each run made the same change again
-/// (`Basis::SameChange`). The thresholds are a plain repeat's: refused once `quiet` reaches
-/// `criticalThreshold`, warned from `warningThreshold` calls on (the proposed one included).
+/// (`Basis::SameChange`). Counted in calls, the proposed one included: refused as the
+/// `criticalThreshold`-th such call in a row (the same change made once more is damage, not a
+/// wait for something to come), warned from the `warningThreshold`-th on.
 fn same_change_finding(window: &Window, proposal: &Proposal, quiet: u32) -> Option<Finding> {
     let made = quiet.saturating_add(1);
-    let (level, count, threshold) = if quiet >= proposal.critical_threshold {
-        (Level::Critical, quiet, proposal.critical_threshold)
+    let (level, threshold) = if made >= proposal.critical_threshold {
+        (Level::Critical, proposal.critical_threshold)
     } else if made >= proposal.warning_threshold {
-        (Level::Warning, made, proposal.warning_threshold)
+        (Level::Warning, proposal.warning_threshold)
     } else {
         return None;
     };
-    let found = Finding::new(DetectorId::GenericRepeat, level, count, threshold);
+    let found = Finding::new(DetectorId::GenericRepeat, level, made, threshold);
     Some(found.on(Basis::SameChange).ran(window.quiet_ran(proposal, quiet)))
 }
 
