@@ -135,6 +135,7 @@ function numbersOf(codes: Codes) {
     isError: 4 * Slot.IsError,
     at: 4 * Slot.At,
     argsWithheld: 4 * Slot.ArgsWithheld,
+    hashedChars: 4 * Slot.HashedChars,
     jsonText: 4 * Slot.Json,
     sideText: 4 * Slot.Side,
     absent: Flag.Absent as number,
@@ -322,7 +323,7 @@ export class InputFrame {
     const call = callPiecesOf(outcome);
     if (call === false) return false;
     const { args, result, error } = outcome;
-    if (error !== undefined && error !== null) return result === undefined && this.#writeError(call, args, error);
+    if (error !== undefined && error !== null) return result === undefined && this.#writeError(call, args, error, largeTexts);
     // A null result goes the JSON way: the openclaw preset hashes it, unlike a missing one.
     if (result === null) return false;
     const n = this.#n;
@@ -374,10 +375,10 @@ export class InputFrame {
 
   /**
    * Writes an outcome that threw: a string, or an Error that is only its name and message (as the
-   * JSON form would give it, `errorValue`); false (nothing written) for any other error, which
-   * goes the JSON way.
+   * JSON form would give it, `errorValue`), a long message as its SHA-256 where the entry has a
+   * native hasher; false (nothing written) for any other error, which goes the JSON way.
    */
-  #writeError(call: CallPieces, args: unknown, error: unknown): boolean {
+  #writeError(call: CallPieces, args: unknown, error: unknown, largeTexts: LargeTexts | undefined): boolean {
     const n = this.#n;
     let texts: string[];
     if (typeof error === "string") texts = [error];
@@ -394,9 +395,13 @@ export class InputFrame {
     if (!this.#writeCallPieces(call, argsJson)) return this.#abandon();
     this.#word(n.details, -1);
     const textsStart = this.#pos;
+    const message = texts.pop() as string;
     for (const text of texts) if (!this.#entry(n.text, text)) return this.#abandon();
+    if (!this.#resultText(message, largeTexts)) return this.#abandon();
+    const hashed = largeTexts?.hash !== undefined && isLongText(message, largeTexts.above);
+    this.#word(n.hashedChars, hashed ? message.length : 0);
     this.#word(n.texts, this.#pos - textsStart);
-    this.#word(n.result, texts.length === 1 ? n.errorText : n.errorObject);
+    this.#word(n.result, texts.length === 0 ? n.errorText : n.errorObject);
     this.#word(n.isError, n.absent);
     this.#word(n.argsWithheld, withheld ? n.true : n.false);
     return true;

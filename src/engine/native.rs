@@ -42,9 +42,10 @@ impl NativeEngine {
         }
     }
 
-    /// After the tool returned or threw: the outcome attaches to its call. `None` only for a
-    /// result handed over field by field whose arguments were withheld when no checked call has
-    /// its call id (the JSON record answers then).
+    /// After the tool returned or threw: the outcome attaches to its call. `None` only for an
+    /// outcome handed over field by field whose arguments were withheld when no checked call has
+    /// its call id, or whose hashed error message a profile needs whole (the JSON record answers
+    /// then).
     pub fn record(
         &mut self,
         config: &Config,
@@ -72,7 +73,9 @@ impl NativeEngine {
                 self.settle_outcome(config, call, &found, settled, now_ms, quote)
             }
             Returned::Fields { result, .. } => {
-                let digest = digester.fields(result)?;
+                let Some(digest) = digester.fields(result)? else {
+                    return Ok(None);
+                };
                 let class = digest.is_error.then(|| of_fields(result, commands()));
                 let quote = || quote_fields(result);
                 let settled = (&digest, class.flatten());

@@ -165,7 +165,8 @@ impl OpenClawEngine {
     /// post-compaction guard answers anything but allow. A result handed over field by field (see
     /// `ResultFields`; `Absent` is a missing result) is hashed without the JSON record; `None`
     /// when its arguments were withheld and are needed (`process` and `message` outcomes depend on
-    /// them) or no running call has the call id: `record` of the JSON record answers then.
+    /// them), no running call has the call id, or a thrown error's message came hashed: `record`
+    /// of the JSON record answers then.
     pub fn record(
         &mut self,
         config: &Config,
@@ -201,6 +202,8 @@ impl OpenClawEngine {
                 error.0.as_ref(),
                 *side_text,
             ),
+            // OpenClaw hashes an error's whole message: a hashed one is asked for as JSON.
+            Returned::Fields { result, .. } if result.holds_hashed_error() => return Ok(None),
             Returned::Fields { result, .. } => outcome_of_fields(&signature.tool, &args, result)?,
         };
         Ok(Some(self.settle(config, call, signature, hashed)))

@@ -52,16 +52,22 @@ impl<'a> OutcomeDigester<'a> {
         }
     }
 
-    /// A result handed over field by field: framed directly when no profile or pointer applies.
-    pub fn fields(&self, result: &ResultFields) -> Result<OutcomeDigest, GuardError> {
+    /// A result handed over field by field: framed directly when no profile or pointer applies;
+    /// `None` when one does and the fields lack what it reads (a thrown error's message the host
+    /// hashed): the JSON record is needed.
+    pub fn fields(&self, result: &ResultFields) -> Result<Option<OutcomeDigest>, GuardError> {
         if !self.exec_like && !self.send && self.tool != "write" && self.pointers.is_empty() {
-            return digest_result_fields(result, &self.keys, self.masking);
+            return digest_result_fields(result, &self.keys, self.masking).map(Some);
+        }
+        if result.holds_hashed_error() {
+            return Ok(None);
         }
         self.tree(
             &RawContent(result.tree()?),
             &RawContent(result.error_tree()),
             None,
         )
+        .map(Some)
     }
 
     /// The tree path: the parsed outcome, its ignored pointers removed, digested by `outcome.rs`.

@@ -435,7 +435,7 @@ pub fn of_fields(result: &ResultFields, command: bool) -> Option<FailureClass> {
             (texts.iter().filter_map(inline).collect(), *details)
         }
         // As `of_value` reads a thrown string or `{name, message}`: the message.
-        ResultFields::Error { message, .. } => (vec![*message], None),
+        ResultFields::Error { message, .. } => (inline(message).into_iter().collect(), None),
     };
     let parsed = details.and_then(|d| parse(d, MAX_DEPTH).ok());
     let details = match &parsed {

@@ -50,6 +50,10 @@ shared_codes! {
         /// host did not pass, trusting its call id to find its checked call (`Slot::Args` is
         /// then absent).
         ArgsWithheld = 11,
+        /// `Form::Fields`, outcomes: the UTF-16 length of a thrown error's message handed over
+        /// as its SHA-256 (`ResultShape::ErrorText`, `ErrorObject`): what the JSON record would
+        /// have held, so that its size is bounded as if the message had come.
+        HashedChars = 12,
     }
 
     /// How the record in a frame is given.
@@ -66,9 +70,10 @@ shared_codes! {
         Text = 1,
         /// `{content: [text parts], details, isError}`: an entry per part.
         Parts = 2,
-        /// A thrown string (no result): one entry, the string.
+        /// A thrown string (no result): one entry, the string (as its SHA-256 when long).
         ErrorText = 3,
-        /// A thrown error that is only its `name` and `message` (no result): two entries.
+        /// A thrown error that is only its `name` and `message` (no result): two entries, the
+        /// message last (as its SHA-256 when long).
         ErrorObject = 4,
     }
 
@@ -102,7 +107,7 @@ shared_codes! {
 }
 
 /// Words in the header: one per `Slot`.
-pub const SLOT_COUNT: usize = Slot::ArgsWithheld as usize + 1;
+pub const SLOT_COUNT: usize = Slot::HashedChars as usize + 1;
 /// Bytes of the header, where the pieces begin.
 pub const HEADER_BYTES: usize = 4 * SLOT_COUNT;
 
@@ -199,18 +204,16 @@ impl<'a> Fields<'a> {
                 details,
                 is_error: header.flag(Slot::IsError)?,
             },
-            (w, [TextField::Text(message)]) if w == ResultShape::ErrorText as i32 => {
-                ResultFields::Error {
-                    name: None,
-                    message,
-                }
-            }
-            (w, [TextField::Text(name), TextField::Text(message)])
-                if w == ResultShape::ErrorObject as i32 =>
-            {
+            (w, [message]) if w == ResultShape::ErrorText as i32 => ResultFields::Error {
+                name: None,
+                message: *message,
+                hashed_chars: header.len(Slot::HashedChars).unwrap_or(0),
+            },
+            (w, [TextField::Text(name), message]) if w == ResultShape::ErrorObject as i32 => {
                 ResultFields::Error {
                     name: Some(name),
-                    message,
+                    message: *message,
+                    hashed_chars: header.len(Slot::HashedChars).unwrap_or(0),
                 }
             }
             _ => return Err(GuardError::record(Some("result"), "bad result fields")),

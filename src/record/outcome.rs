@@ -105,8 +105,10 @@ impl ResultFacts {
     }
 
     /// What a thrown error's message (none when the error is not a string or has no string
-    /// `message`) says beyond its digest.
+    /// `message`) says beyond its digest; a message longer than `MAX_SCANNED_TEXT_BYTES` is not
+    /// read (a host may hand it over as its SHA-256, as a long result text).
     pub(crate) fn of_error_message(message: Option<&str>) -> ResultFacts {
+        let message = message.filter(|m| m.len() <= MAX_SCANNED_TEXT_BYTES);
         ResultFacts {
             missing_tool: message.is_some_and(names_missing_tool),
             cancelled: message.is_some_and(is_cancelled_by_host),

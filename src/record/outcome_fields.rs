@@ -49,13 +49,15 @@ pub enum ResultFields<'a> {
     Error {
         /// The error's `name`; `None` for a thrown string.
         name: Option<&'a str>,
-        /// The string, or the error's `message`.
-        message: &'a str,
+        /// The string, or the error's `message` (as its SHA-256 when the host hashed a long one).
+        message: TextField<'a>,
+        /// A hashed message's UTF-16 length (0 for one handed over as it is).
+        hashed_chars: usize,
     },
 }
 
 impl ResultFields<'_> {
-    /// UTF-8 bytes handed over, host-hashed texts not counted.
+    /// UTF-8 bytes handed over, host-hashed result texts not counted (a hashed error message is).
     pub fn byte_len(&self) -> usize {
         let text_len = |text: &TextField| match text {
             TextField::Text(text) => text.len(),
@@ -67,7 +69,12 @@ impl ResultFields<'_> {
             ResultFields::Parts { texts, details, .. } => {
                 texts.iter().map(text_len).sum::<usize>() + details.map_or(0, str::len)
             }
-            ResultFields::Error { name, message } => name.map_or(0, str::len) + message.len(),
+            // A hashed message counts as the UTF-8 it may be: the JSON record would hold it.
+            ResultFields::Error {
+                name,
+                message,
+                hashed_chars,
+            } => name.map_or(0, str::len) + text_len(message) + hashed_chars.saturating_mul(3),
         }
     }
 
@@ -81,9 +88,28 @@ impl ResultFields<'_> {
         }
     }
 
-    /// The thrown error as the JSON record would have held it (`None` for a result).
+    /// Whether the fields stand for less than the JSON record would hold: a thrown error whose
+    /// message the host hashed. Where the whole message is needed (a profile's tree, OpenClaw's
+    /// hashing) such an outcome is asked for as JSON.
+    pub fn holds_hashed_error(&self) -> bool {
+        matches!(
+            self,
+            ResultFields::Error {
+                message: TextField::Sha256Hex(_),
+                ..
+            }
+        )
+    }
+
+    /// The thrown error as the JSON record would have held it (`None` for a result, or for an
+    /// error whose message the host hashed: `holds_hashed_error`).
     pub fn error_tree(&self) -> Option<Value> {
-        let ResultFields::Error { name, message } = self else {
+        let ResultFields::Error {
+            name,
+            message: TextField::Text(message),
+            ..
+        } = self
+        else {
             return None;
         };
         let message = Value::String((*message).to_owned());
@@ -153,13 +179,13 @@ pub fn digest_result_fields(
     let mut sink = HashSink::new();
     sink.put(OUTCOME_TAG);
     let (kind, facts) = match result {
-        ResultFields::Error { name, message } => {
+        ResultFields::Error { name, message, .. } => {
             // As `outcome.rs` frames a thrown error: its name (empty for a string) and message.
             sink.put(&[Kind::Error as u8]);
-            let facts = ResultFacts::of_error_message(Some(message));
+            let facts = ResultFacts::of_error_message(inline(message));
             let framing = Framing::of(Kind::Error, &facts, masking);
             put_text(name.unwrap_or("").as_bytes(), framing, &mut sink);
-            put_text(message.as_bytes(), framing, &mut sink);
+            put_text_field(message, None, framing, &mut sink)?;
             (Kind::Error, facts)
         }
         ResultFields::Absent => {

@@ -40,7 +40,11 @@ pub fn quote_value(result: Option<&Value>, error: Option<&Value>) -> Option<Stri
             Value::Object(map) => map.get("message").unwrap_or(error),
             other => other,
         };
-        return quote_json(message);
+        // A long message may reach the core as its digest alone: never quoted (`scanned`).
+        return match message {
+            Value::String(text) => scanned(text),
+            other => quote_json(other),
+        };
     }
     let result = result?;
     if let Value::String(text) = result {
@@ -59,8 +63,11 @@ pub fn quote_value(result: Option<&Value>, error: Option<&Value>) -> Option<Stri
 /// The quote of a result handed over field by field: its (first) text, if the core scans it.
 pub fn quote_fields(result: &ResultFields) -> Option<String> {
     if let ResultFields::Error { message, .. } = result {
-        // As `quote_value` quotes a thrown error: its message.
-        return quote_text(message);
+        // As `quote_value` quotes a thrown error: its message, if the core scans it.
+        return match message {
+            TextField::Text(message) => scanned(message),
+            TextField::Sha256Hex(_) => None,
+        };
     }
     let text = match result {
         ResultFields::Absent => None,

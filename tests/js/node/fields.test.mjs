@@ -92,6 +92,28 @@ test("the field way and the JSON way give identical verdicts and fingerprints", 
   assert.deepEqual(counts, { fields: 3 * (19 + 14), json: 3 * 5 });
 });
 
+test("a long thrown message is hashed by the host, and asked for whole where it is needed", () => {
+  const longError = `Error: ${"x".repeat(glue.maxScannedTextBytes())} tool exec not found`;
+  for (const config of [PINNED, { preset: "openclaw" }, { ...PINNED, tools: { t: { ignore: ["/stack"] } } }]) {
+    const counts = { fields: 0, json: 0 };
+    const fieldWay = new LoopGuardCore(countingRuntime(counts), config);
+    const jsonWay = new LoopGuardCore(jsonOnlyRuntime(), config);
+    for (let i = 0; i < 4; i++) {
+      for (const tool of ["t", "exec"]) {
+        const call = { runId: "r", tool, args: { i: i % 2 }, at: 1000 * (i + 1) };
+        for (const [op, record] of [["check", call], ["record", { ...call, error: new Error(longError) }]]) {
+          assert.deepEqual(fieldWay[op](record), jsonWay[op](record), `${JSON.stringify(config)} ${op} ${tool} ${i}`);
+        }
+      }
+    }
+    assert.deepEqual(fieldWay.exportRun("r"), jsonWay.exportRun("r"));
+    // The default engine takes the hashed message for a plain tool; a profile (exec, an ignored
+    // pointer) and the openclaw preset ask for it whole, as JSON.
+    const records = 8;
+    assert.ok(counts.json >= (config.preset === "openclaw" ? records : records / 2), JSON.stringify({ config, counts }));
+  }
+});
+
 test("an outcome whose call id was not checked sends its arguments after all", () => {
   const counts = { fields: 0, json: 0 };
   const fieldWay = new LoopGuardCore(countingRuntime(counts), PINNED);
