@@ -210,7 +210,7 @@ const oneCall = [30, 1000, 10_000].map((historySize) => {
 });
 rows.push([
   "(g2) wasm memory per one-call run, historySize 30 / 1,000 / 10,000",
-  oneCall.map((m) => (m.perRun === undefined ? "n/a" : bytes(m.perRun))).join(" / "),
+  oneCall.map((m) => (m.perRun === undefined ? "n/a" : bytes(Math.round(m.perRun)))).join(" / "),
   "≤ 2 KB at any historySize",
   met(oneCall.every((m) => m.perRun !== undefined) ? oneCall.every((m) => m.perRun <= 2 * KB) : undefined),
 ]);
