@@ -71,6 +71,22 @@ export function floorSide(workload) {
   return { name: "floor", create: () => guard, dispose: () => {} };
 }
 
+/**
+ * The floor with the hand-over a host cannot avoid: each record's arguments and outcome made JSON
+ * text (a string outcome as it is), encoded to UTF-8 and hashed once (`recordBytes`, timed).
+ */
+export function floorWithStringifySide() {
+  const guard = {
+    check: () => ALLOW,
+    record(outcome) {
+      sha256(recordBytes(outcome));
+      return ALLOW;
+    },
+    endRun() {},
+  };
+  return { name: "floor+stringify", create: () => guard, dispose: () => {} };
+}
+
 /** The package's `default` and `preset: "openclaw"` guards as bench sides. */
 export function presetSides(LoopGuard) {
   return [

