@@ -44,25 +44,63 @@ pub fn proposal<'a>(
     }
 }
 
-/// Whether `call`'s tool runs arbitrary commands (by its configured kind, else its name): a
-/// command's timeout is not an outage.
-pub fn runs_commands(config: &Config, call: &CallInput) -> bool {
-    kind_by_name_or_config(config, &call.tool).0 == ToolKind::Command
+/// A tool's kind by the config or its name (`kind_by_name_or_config`): what its arguments may
+/// add, and whether the config or a known poll decided it (its arguments are then not read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NameKind {
+    pub kind: ToolKind,
+    arguments: Arguments,
+    decided: bool,
 }
 
 /// A tool's kind from the config (`tools.<name>.kind`, `pollTools`), else from the polls every
 /// preset knows and the effect table; and what its arguments may add (nothing when the config
 /// or a poll decides). Whether `process` polls depends on its `action`: `call_facts` asks.
-fn kind_by_name_or_config(config: &Config, tool: &str) -> (ToolKind, Arguments, bool) {
+pub fn kind_by_name_or_config(config: &Config, tool: &str) -> NameKind {
     let configured = config.tools.get(tool).and_then(|s| s.kind);
+    let decided = |kind| NameKind {
+        kind,
+        arguments: Arguments::Kind,
+        decided: true,
+    };
     if let Some(kind) = configured {
-        return (kind, Arguments::Kind, true);
+        return decided(kind);
     }
     if is_known_poll(tool, None) || config.poll_tools.iter().any(|t| t == tool) {
-        return (ToolKind::Poll, Arguments::Kind, true);
+        return decided(ToolKind::Poll);
     }
     let (kind, arguments) = kind_by_name(tool);
-    (kind, arguments, false)
+    NameKind {
+        kind,
+        arguments,
+        decided: false,
+    }
+}
+
+/// Tool names kept by `NameKinds` (more names are read again on each call).
+const MAX_KEPT_NAMES: usize = 256;
+
+/// Each tool name's `NameKind`, read once: a guard's config never changes, so neither does the
+/// kind of a name. Sorted by name; at most `MAX_KEPT_NAMES` names.
+#[derive(Default)]
+pub struct NameKinds(Vec<(Box<str>, NameKind)>);
+
+impl NameKinds {
+    /// The kind of `tool` under `config` (the config the guard was made with).
+    pub fn of(&mut self, config: &Config, tool: &str) -> NameKind {
+        let place = self.0.binary_search_by(|(name, _)| (**name).cmp(tool));
+        match place {
+            Ok(index) => self.0.get(index).map(|(_, kind)| *kind),
+            Err(_) => None,
+        }
+        .unwrap_or_else(|| {
+            let kind = kind_by_name_or_config(config, tool);
+            if let (Err(index), true) = (place, self.0.len() < MAX_KEPT_NAMES) {
+                self.0.insert(index, (tool.into(), kind));
+            }
+            kind
+        })
+    }
 }
 
 /// What the guard reads of a call, in this order:
@@ -75,9 +113,15 @@ fn kind_by_name_or_config(config: &Config, tool: &str) -> (ToolKind, Arguments, 
 ///    polling `action` is a poll; else `record::effects::effect_of` (the editor protocol whatever
 ///    the tool is named, shell text, a patch, SQL, a path), or `effect_of_tree` when that needs
 ///    every string (a file operation, an argv array).
-pub fn call_facts(config: &Config, call: &CallInput) -> Result<CallFacts, GuardError> {
+///
+/// `name_kind` is step 2's and 3's answer (`NameKinds::of` keeps it per tool name).
+pub fn call_facts(call: &CallInput, name_kind: NameKind) -> Result<CallFacts, GuardError> {
     let args = fingerprint(&call.args_digest()?);
-    let (name_kind, arguments, decided) = kind_by_name_or_config(config, &call.tool);
+    let NameKind {
+        kind: name_kind,
+        arguments,
+        decided,
+    } = name_kind;
     let is_process = call.tool == "process";
     if decided || !(is_process || reads_arguments(name_kind, arguments)) {
         // A read's argument members say, when it stalls, which arguments it varied.
@@ -158,4 +202,45 @@ pub fn argument_names(call: &CallInput, keys: &[u32]) -> Vec<String> {
 /// arguments (`toggle_roaming {}`, `refuel_data {}`) are not.
 pub fn call_key(tool: &str, args: &Fingerprint) -> u32 {
     fnv1a(fnv1a(FNV_START, tool.as_bytes()), args)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn kept_kinds_are_the_derived_ones_and_bounded() {
+        let config = Config::from_json(
+            &json!({"tools": {"lookup": {"kind": "mutate"}}, "pollTools": ["wait_for"]}),
+        )
+        .unwrap();
+        let mut kinds = NameKinds::default();
+        let names = [
+            "lookup",
+            "wait_for",
+            "bash",
+            "get_order",
+            "update_task",
+            "think",
+            "lookup",
+        ];
+        for name in names {
+            assert_eq!(
+                kinds.of(&config, name),
+                kind_by_name_or_config(&config, name),
+                "{name}"
+            );
+        }
+        assert_eq!(kinds.of(&config, "lookup").kind, ToolKind::Mutate);
+        assert_eq!(kinds.of(&config, "wait_for").kind, ToolKind::Poll);
+        assert_eq!(kinds.0.len(), 6);
+        for i in 0..2 * MAX_KEPT_NAMES {
+            let name = format!("run_shell_{i}");
+            assert_eq!(kinds.of(&config, &name).kind, ToolKind::Command);
+        }
+        assert_eq!(kinds.0.len(), MAX_KEPT_NAMES);
+        assert!(kinds.0.windows(2).all(|w| w[0].0 < w[1].0));
+    }
 }

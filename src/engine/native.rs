@@ -4,7 +4,8 @@
 //! outage's wait, feeds the post-compaction guard and forecasts the identical next call.
 
 use super::call_facts::{
-    argument_names, call_facts, call_key, named_files_of, proposal, runs_commands, CallFacts,
+    argument_names, call_facts, call_key, kind_by_name_or_config, named_files_of, proposal,
+    CallFacts, NameKind, NameKinds,
 };
 use super::stop_cause::behind_breaker;
 use crate::config::tools::ToolKind;
@@ -32,6 +33,8 @@ use crate::verdict::{Action, Answer, Basis, DetectorId, Level, Verdict};
 pub struct NativeEngine {
     /// Its runs; ending, exporting and importing one is the table's work (`Engine`).
     pub(super) runs: RunTable,
+    /// Each tool name's kind by the config or the name, read once.
+    kinds: NameKinds,
 }
 
 impl NativeEngine {
@@ -39,6 +42,7 @@ impl NativeEngine {
     pub fn new(max_runs: u32) -> Self {
         NativeEngine {
             runs: RunTable::new(max_runs),
+            kinds: NameKinds::default(),
         }
     }
 
@@ -55,10 +59,12 @@ impl NativeEngine {
         let found = match (self.checked_call(call), &outcome.returned) {
             (Some(found), _) => found,
             (None, Returned::Fields { args_withheld, .. }) if *args_withheld => return Ok(None),
-            (None, _) => computed_call(config, call)?,
+            (None, _) => computed_call(call, self.kinds.of(config, &call.tool))?,
         };
         let digester = OutcomeDigester::new(config, call, found.kind);
-        let commands = || runs_commands(config, call);
+        // A command runner's timeout is not an outage (asked of failures only).
+        let kinds = &mut self.kinds;
+        let mut commands = || kinds.of(config, &call.tool).kind == ToolKind::Command;
         let answer = match &outcome.returned {
             Returned::Parsed {
                 result,
@@ -106,7 +112,7 @@ impl NativeEngine {
         outcome: Option<(&RawContent, &RawContent)>,
         side_text: Option<&[u8]>,
     ) -> Result<RecordFingerprints, GuardError> {
-        let facts = call_facts(config, call)?;
+        let facts = call_facts(call, kind_by_name_or_config(config, &call.tool))?;
         let outcome = match outcome {
             Some((result, error)) => {
                 let digester = OutcomeDigester::new(config, call, facts.effect.kind);
@@ -134,7 +140,7 @@ impl NativeEngine {
             effect: Effect { kind, writes },
             names_files,
             has_members,
-        } = call_facts(config, call)?;
+        } = call_facts(call, self.kinds.of(config, &call.tool))?;
         let run_id = call.run_id.as_deref();
         let history_size = config.history_size as usize;
         let run = self.runs.get_or_create(run_id);
@@ -345,8 +351,8 @@ impl NativeEngine {
 }
 
 /// An outcome's call that `check` did not see (or whose record left the window).
-fn computed_call(config: &Config, call: &CallInput) -> Result<OutcomeCall, GuardError> {
-    let facts = call_facts(config, call)?;
+fn computed_call(call: &CallInput, name_kind: NameKind) -> Result<OutcomeCall, GuardError> {
+    let facts = call_facts(call, name_kind)?;
     Ok(OutcomeCall {
         args: facts.args,
         kind: facts.effect.kind,
