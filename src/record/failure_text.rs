@@ -55,30 +55,20 @@ pub fn reports_failure(text: &str) -> bool {
 pub fn put_masked(text: &[u8], sink: &mut dyn ByteSink) {
     sink.put(b"m");
     let mut copied = 0;
-    let mut i = 0;
-    while i < text.len() {
-        let run = text
-            .get(i..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|b| b.is_ascii_hexdigit())
-            .count();
-        if run == 0 {
-            i += 1;
-            continue;
-        }
-        let end = i + run;
-        let digits = text.get(i..end).unwrap_or_default();
-        if digits.iter().any(u8::is_ascii_digit) {
-            sink.put(text.get(copied..i).unwrap_or_default());
-            if run >= 8 {
+    let mut start = 0;
+    // Each maximal run of hex digits (empty between two other bytes), with its offset.
+    for run in text.split(|b| !b.is_ascii_hexdigit()) {
+        let end = start + run.len();
+        if run.iter().any(u8::is_ascii_digit) {
+            sink.put(text.get(copied..start).unwrap_or_default());
+            if run.len() >= 8 {
                 sink.put(&[HEX_MARK]);
             } else {
-                put_numbers_masked(digits, sink);
+                put_numbers_masked(run, sink);
             }
             copied = end;
         }
-        i = end;
+        start = end + 1;
     }
     sink.put(text.get(copied..).unwrap_or_default());
     sink.put(&[END_MARK]);
