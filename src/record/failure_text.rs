@@ -55,23 +55,37 @@ pub fn reports_failure(text: &str) -> bool {
 pub fn put_masked(text: &[u8], sink: &mut dyn ByteSink) {
     sink.put(b"m");
     let mut copied = 0;
-    let mut start = 0;
-    // Each maximal run of hex digits (empty between two other bytes), with its offset.
-    for run in text.split(|b| !b.is_ascii_hexdigit()) {
-        let end = start + run.len();
-        if run.iter().any(u8::is_ascii_digit) {
-            sink.put(text.get(copied..start).unwrap_or_default());
-            if run.len() >= 8 {
-                sink.put(&[HEX_MARK]);
-            } else {
-                put_numbers_masked(run, sink);
-            }
-            copied = end;
+    // Each run that holds a decimal digit is found from its first digit: the bytes between runs
+    // are only compared with the ten digits.
+    while let Some(digit) = text
+        .get(copied..)
+        .and_then(|rest| rest.iter().position(u8::is_ascii_digit))
+        .map(|at| copied + at)
+    {
+        let hex_before = text.get(copied..digit).unwrap_or_default();
+        let start = digit - trailing(hex_before, u8::is_ascii_hexdigit);
+        let end = digit + leading(text.get(digit..).unwrap_or_default(), u8::is_ascii_hexdigit);
+        sink.put(text.get(copied..start).unwrap_or_default());
+        let run = text.get(start..end).unwrap_or_default();
+        if run.len() >= 8 {
+            sink.put(&[HEX_MARK]);
+        } else {
+            put_numbers_masked(run, sink);
         }
-        start = end + 1;
+        copied = end;
     }
     sink.put(text.get(copied..).unwrap_or_default());
     sink.put(&[END_MARK]);
+}
+
+/// How many bytes `bytes` starts with that `is` accepts.
+fn leading(bytes: &[u8], is: fn(&u8) -> bool) -> usize {
+    bytes.iter().take_while(|b| is(b)).count()
+}
+
+/// How many bytes `bytes` ends with that `is` accepts.
+fn trailing(bytes: &[u8], is: fn(&u8) -> bool) -> usize {
+    bytes.iter().rev().take_while(|b| is(b)).count()
 }
 
 /// Stands for a long hex run in a masked failure text.
@@ -117,6 +131,7 @@ pub fn is_cancelled_by_host(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::indexing_slicing)]
     use super::{is_cancelled_by_host, put_masked, reports_failure};
 
     #[test]
@@ -134,6 +149,57 @@ mod tests {
         let mut out = Vec::new();
         put_masked(text.as_bytes(), &mut out);
         out
+    }
+
+    /// The masking rule read literally: every maximal run of hex digits, one by one.
+    fn masked_by_runs(text: &[u8]) -> Vec<u8> {
+        let mut out = vec![b'm'];
+        let mut run = Vec::new();
+        let flush = |run: &mut Vec<u8>, out: &mut Vec<u8>| {
+            if !run.iter().any(u8::is_ascii_digit) {
+                out.append(run);
+            } else if run.len() >= 8 {
+                out.push(0xF8);
+            } else {
+                super::put_numbers_masked(run, out);
+            }
+            run.clear();
+        };
+        for &byte in text {
+            if byte.is_ascii_hexdigit() {
+                run.push(byte);
+            } else {
+                flush(&mut run, &mut out);
+                out.push(byte);
+            }
+        }
+        flush(&mut run, &mut out);
+        out.push(0xFF);
+        out
+    }
+
+    #[test]
+    fn masking_follows_the_rule_on_any_text() {
+        let alphabet = b"0159afAFgz :-_\n";
+        let mut state = 0x2545_f491_u32;
+        for len in 0..400 {
+            let text: Vec<u8> = (0..len % 40)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 17;
+                    state ^= state << 5;
+                    alphabet[state as usize % alphabet.len()]
+                })
+                .collect();
+            let mut out = Vec::new();
+            put_masked(&text, &mut out);
+            assert_eq!(
+                out,
+                masked_by_runs(&text),
+                "{:?}",
+                String::from_utf8_lossy(&text)
+            );
+        }
     }
 
     #[test]
