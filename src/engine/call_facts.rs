@@ -88,20 +88,24 @@ pub struct NameKinds(Vec<(Box<str>, NameKind)>);
 impl NameKinds {
     /// The kind of `tool` under `config` (the config the guard was made with).
     pub fn of(&mut self, config: &Config, tool: &str) -> NameKind {
-        let place = self.0.binary_search_by(|(name, _)| (**name).cmp(tool));
-        match place {
-            Ok(index) => self.0.get(index).map(|(_, kind)| *kind),
-            Err(_) => None,
+        let index = match self.0.binary_search_by(|(name, _)| (**name).cmp(tool)) {
+            Ok(index) => return self.0.get(index).map_or(NO_KIND, |(_, kind)| *kind),
+            Err(index) => index,
+        };
+        let kind = kind_by_name_or_config(config, tool);
+        if self.0.len() < MAX_KEPT_NAMES {
+            self.0.insert(index, (tool.into(), kind));
         }
-        .unwrap_or_else(|| {
-            let kind = kind_by_name_or_config(config, tool);
-            if let (Err(index), true) = (place, self.0.len() < MAX_KEPT_NAMES) {
-                self.0.insert(index, (tool.into(), kind));
-            }
-            kind
-        })
+        kind
     }
 }
+
+/// Never returned: `of` reads an index `binary_search_by` just found.
+const NO_KIND: NameKind = NameKind {
+    kind: ToolKind::Unknown,
+    arguments: Arguments::Kind,
+    decided: false,
+};
 
 /// What the guard reads of a call, in this order:
 /// 1. its fingerprint;

@@ -62,9 +62,16 @@ pub fn put_masked(text: &[u8], sink: &mut dyn ByteSink) {
         .and_then(|rest| rest.iter().position(u8::is_ascii_digit))
         .map(|at| copied + at)
     {
-        let hex_before = text.get(copied..digit).unwrap_or_default();
-        let start = digit - trailing(hex_before, u8::is_ascii_hexdigit);
-        let end = digit + leading(text.get(digit..).unwrap_or_default(), u8::is_ascii_hexdigit);
+        let hex = |b: &&u8| b.is_ascii_hexdigit();
+        let before = text.get(copied..digit).unwrap_or_default();
+        let start = digit - before.iter().rev().take_while(hex).count();
+        let end = digit
+            + text
+                .get(digit..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(hex)
+                .count();
         sink.put(text.get(copied..start).unwrap_or_default());
         let run = text.get(start..end).unwrap_or_default();
         if run.len() >= 8 {
@@ -76,16 +83,6 @@ pub fn put_masked(text: &[u8], sink: &mut dyn ByteSink) {
     }
     sink.put(text.get(copied..).unwrap_or_default());
     sink.put(&[END_MARK]);
-}
-
-/// How many bytes `bytes` starts with that `is` accepts.
-fn leading(bytes: &[u8], is: fn(&u8) -> bool) -> usize {
-    bytes.iter().take_while(|b| is(b)).count()
-}
-
-/// How many bytes `bytes` ends with that `is` accepts.
-fn trailing(bytes: &[u8], is: fn(&u8) -> bool) -> usize {
-    bytes.iter().rev().take_while(|b| is(b)).count()
 }
 
 /// Stands for a long hex run in a masked failure text.

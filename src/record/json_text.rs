@@ -6,22 +6,27 @@
 
 use crate::json::canonical::{write_value, KeyFilter};
 use crate::json::digest::ByteSink;
+use crate::json::reader::Reader;
 use crate::record::input::MAX_DEPTH;
 use crate::record::outcome::{put_text, Framing, MAX_SCANNED_TEXT_BYTES};
 use crate::record::volatile_table::without_send_ids;
-use serde_json::Value;
 
-/// The JSON object or array a content text holds, if it holds one.
-fn json_of(text: &str) -> Option<Value> {
+/// Whether a content text holds a JSON object or array (`reader::parse` would read it).
+fn holds_json(text: &str) -> bool {
     let body = text.trim_start();
     if text.len() > MAX_SCANNED_TEXT_BYTES || !body.starts_with(['{', '[']) {
-        return None;
+        return false;
     }
-    crate::json::reader::parse(text, MAX_DEPTH).ok()
+    let mut reader = Reader::new(text);
+    reader
+        .check_value(MAX_DEPTH)
+        .and_then(|()| reader.end())
+        .is_ok()
 }
 
 /// Frames a content text part: `J` and its canonical JSON without `keys` (and, for a delivering
-/// call, without message objects' own ids) when it holds JSON, else as text.
+/// call, without message objects' own ids) when it holds JSON, else as text. The JSON is checked,
+/// then written from its text (no tree), except where a delivering call's ids need the tree.
 pub fn put_content_text(
     text: &str,
     send: bool,
@@ -29,17 +34,19 @@ pub fn put_content_text(
     framing: Framing,
     sink: &mut dyn ByteSink,
 ) {
-    match json_of(text) {
-        Some(value) => {
-            sink.put(b"J");
-            let value = if send {
-                without_send_ids(&value, false)
-            } else {
-                value
-            };
-            write_value(&value, keys, sink);
-            crate::json::scrub::scrub(value);
-        }
-        None => put_text(text.as_bytes(), framing, sink),
+    if !holds_json(text) {
+        return put_text(text.as_bytes(), framing, sink);
+    }
+    sink.put(b"J");
+    if !send {
+        // Checked above: the canonical writer reads it whole.
+        let _ = Reader::new(text).write_canonical(MAX_DEPTH, keys, sink);
+        return;
+    }
+    if let Ok(parsed) = crate::json::reader::parse(text, MAX_DEPTH) {
+        let value = without_send_ids(&parsed, false);
+        write_value(&value, keys, sink);
+        crate::json::scrub::scrub(value);
+        crate::json::scrub::scrub(parsed);
     }
 }
