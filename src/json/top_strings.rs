@@ -19,6 +19,9 @@ pub struct TopStrings<'a> {
     /// The value of `keys[i]`, when the document is an object whose last member of that key is a
     /// string.
     values: [Option<Cow<'a, str>>; MAX_KEYS],
+    /// Whether any of `values` was ever set: most arguments hold none of the keys, and `get`
+    /// then answers without looking the key up.
+    any: bool,
 }
 
 impl<'a> TopStrings<'a> {
@@ -28,6 +31,7 @@ impl<'a> TopStrings<'a> {
             keys,
             whole: None,
             values: Default::default(),
+            any: false,
         }
     }
 
@@ -65,7 +69,10 @@ impl<'a> TopStrings<'a> {
             let slot = self.keys.iter().take(MAX_KEYS).position(|k| *k == key);
             reader.skip_ws();
             match slot.and_then(|i| self.values.get_mut(i)) {
-                Some(value) if reader.at(b'"') => *value = Some(reader.string()?),
+                Some(value) if reader.at(b'"') => {
+                    *value = Some(reader.string()?);
+                    self.any = true;
+                }
                 Some(value) => {
                     *value = None;
                     reader.check_value(depth)?;
@@ -85,8 +92,13 @@ impl<'a> TopStrings<'a> {
         self.whole.as_deref()
     }
 
-    /// The string value of the member `key` (one of the keys asked for).
+    /// The string value of the member `key` (one of the keys asked for). Not inlined: it is
+    /// called from many places, and its inlined copies cost the `.wasm` more than the calls.
+    #[inline(never)]
     pub fn get(&self, key: &str) -> Option<&str> {
+        if !self.any {
+            return None;
+        }
         let slot = self.keys.iter().take(MAX_KEYS).position(|k| *k == key)?;
         self.values.get(slot)?.as_deref()
     }
