@@ -1,5 +1,5 @@
-//! Where canonical bytes go: the `ByteSink` trait (a byte vector, or `HashSink`, a SHA-256 that
-//! leaves no copy of what it hashed behind) and `sha256` of bytes in one piece. An embedding with a
+//! Where canonical bytes go: the `ByteSink` trait (a byte vector, `Discard`, or `HashSink`, a
+//! SHA-256 that leaves no copy of what it hashed behind) and `sha256` of bytes in one piece. An embedding with a
 //! faster SHA-256 than the compiled one (the host's native one, for a wasm build) offers it with
 //! `set_host_sha256`; digests are the same either way.
 
@@ -199,6 +199,17 @@ impl ByteSink for Vec<u8> {
     fn put(&mut self, bytes: &[u8]) {
         self.extend_from_slice(bytes);
     }
+
+    fn sort(&mut self) -> Sink<'_> {
+        Sink::Other(self)
+    }
+}
+
+/// A sink that keeps nothing: for a writer read only for what it passes by (`json::members`).
+pub struct Discard;
+
+impl ByteSink for Discard {
+    fn put(&mut self, _bytes: &[u8]) {}
 
     fn sort(&mut self) -> Sink<'_> {
         Sink::Other(self)
