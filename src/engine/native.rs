@@ -155,9 +155,7 @@ impl NativeEngine {
         // results are one, for different arguments): most runs keep nothing.
         let stalling = has_members && known_tool.is_some_and(|tool| stall::forming(run, tool));
         let members = match stalling {
-            true => call
-                .args_digest_and_members()
-                .map_or_else(|_| Vec::new(), |(_, m)| m),
+            true => call.arg_members().unwrap_or_default(),
             false => Vec::new(),
         };
         let differing = match members.is_empty() {

@@ -5,7 +5,7 @@ use crate::config::describe;
 use crate::error::{ErrorCode, GuardError};
 use crate::json::canonical::KeepAll;
 use crate::json::canonical_text::is_canonical;
-use crate::json::digest::{sha256, ByteSink, Digest, HashSink};
+use crate::json::digest::{sha256, ByteSink, Digest, Discard, HashSink};
 use crate::json::members::{MemberHashes, MemberSink};
 use crate::json::reader::{JsonError, Reader};
 use crate::json::scrub::RawContent;
@@ -56,22 +56,21 @@ impl CallInput<'_> {
         Ok(hasher.finish())
     }
 
-    /// `args_digest`, and the hashes of the arguments' top-level members (`json::members`; none
-    /// when they are not an object).
-    pub fn args_digest_and_members(&self) -> Result<(Digest, Vec<MemberHashes>), GuardError> {
-        let mut hasher = HashSink::new();
+    /// The hashes of the arguments' top-level members (`json::members`; none when they are absent
+    /// or not an object), read from their canonical form as it streams past, which is not hashed:
+    /// `args_digest` already fingerprinted it.
+    pub fn arg_members(&self) -> Result<Vec<MemberHashes>, GuardError> {
         let Some(raw) = self.args_raw else {
-            hasher.put(b"{}");
-            return Ok((hasher.finish(), Vec::new()));
+            return Ok(Vec::new());
         };
-        let mut sink = MemberSink::new(&mut hasher);
+        let mut discard = Discard;
+        let mut sink = MemberSink::new(&mut discard);
         let mut reader = Reader::new(raw);
         reader
             .write_canonical(MAX_DEPTH, &KeepAll, &mut sink)
             .and_then(|()| reader.end())
             .map_err(|e| field_error(e, "args"))?;
-        let members = sink.members();
-        Ok((hasher.finish(), members))
+        Ok(sink.members())
     }
 
     /// The string values of the top-level arguments named in `keys` (`json::top_strings`), the
