@@ -36,8 +36,6 @@ const NOT_WELL_FORMED = -2;
 const EMPTY = new Uint8Array(0);
 /** The longest string `#text` writes with a loop rather than encodeInto. */
 const SHORT_TEXT = 40;
-/** `"` in UTF-8. */
-const QUOTE = 0x22;
 const encoder = new TextEncoder();
 
 /** JSON text of a value JSON.stringify keeps (null when it would drop the key); false if it throws. */
@@ -51,16 +49,13 @@ function jsonOf(value: unknown): string | null | false {
 }
 
 /**
- * A string that JSON.stringify writes as it is between two quotes: no quote, backslash, control
- * character or surrogate (a lone surrogate it escapes; a pair goes that way too, for simplicity).
+ * A plain object without enumerable keys or `toJSON`: JSON.stringify writes it `{}`. The keys are
+ * looked at first: they end the test at once for any other object.
  */
-const PLAIN_JSON_STRING = /^[^\u0000-\u001f"\\\ud800-\udfff]*$/;
-
-/** A plain object without `toJSON` or enumerable keys: JSON.stringify writes it `{}`. */
 function isEmptyObject(value: unknown): boolean {
-  if (!isPlainObject(value) || "toJSON" in value) return false;
+  if (typeof value !== "object" || value === null) return false;
   for (const _ in value) return false;
-  return true;
+  return isPlainObject(value) && !("toJSON" in value);
 }
 
 /** True when every key is a call field (`result` and `error` too when `outcome`). */
@@ -160,11 +155,6 @@ export class InputFrame {
   #tool = "";
   #id: string | null = null;
   #timed = false;
-  /**
-   * The arguments piece of the record being written (`#argsOf`) is a string to be written between
-   * quotes as it is (what JSON.stringify would give, without its call), not JSON text.
-   */
-  #quoted = false;
 
   constructor(
     readonly raw: RawGuard,
@@ -201,7 +191,6 @@ export class InputFrame {
     }
     this.#run = this.#id = null; // the record's strings are not kept past the call
     this.#tool = "";
-    this.#quoted = false;
     if (!written) return NOT_ORDINARY;
     const form = this.#n.fields;
     return op === "check" ? this.raw.check(form, nowMs) : this.raw.record(form, nowMs);
@@ -318,30 +307,16 @@ export class InputFrame {
   }
 
   /**
-   * The arguments piece: JSON text of `args` (null when JSON.stringify would drop it; false if it
-   * throws), or a string whose JSON text is itself between quotes, then `#quoted`. The two most
-   * common arguments are not stringified: a string (as a model's function call often carries
-   * them) and an empty object (a tool without parameters).
+   * JSON text of `args` (null when JSON.stringify would drop it; false if it throws). An empty
+   * object (a tool without parameters) is not stringified.
    */
   #argsOf(args: unknown): string | null | false {
-    this.#quoted = typeof args === "string" && PLAIN_JSON_STRING.test(args);
-    if (this.#quoted) return args as string;
     return isEmptyObject(args) ? "{}" : jsonOf(args);
   }
 
   /** Upper bound of the UTF-8 bytes of the call's pieces (`#takeCall`) and `argsJson`. */
   #callBound(argsJson: string | null): number {
-    return bound(this.#run) + 3 * this.#tool.length + bound(this.#id) + bound(argsJson) + 2;
-  }
-
-  /** Writes the arguments piece (`#argsOf`); returns its UTF-8 length (-1 for null: absent). */
-  #args(argsJson: string | null): number {
-    if (!this.#quoted) return this.#text(argsJson, true);
-    const view = this.#view;
-    view[this.#pos++] = QUOTE;
-    const length = this.#text(argsJson, true);
-    view[this.#pos++] = QUOTE;
-    return length + 2;
+    return bound(this.#run) + 3 * this.#tool.length + bound(this.#id) + bound(argsJson);
   }
 
   /**
@@ -357,7 +332,7 @@ export class InputFrame {
     this.#word(n.runId, runLength);
     this.#word(n.tool, toolLength);
     this.#word(n.callId, idLength);
-    this.#word(n.args, this.#args(argsJson));
+    this.#word(n.args, this.#text(argsJson, true));
     this.#word(n.at, this.#timed ? n.true : n.absent);
     return runLength !== NOT_WELL_FORMED && toolLength !== NOT_WELL_FORMED && idLength !== NOT_WELL_FORMED;
   }

@@ -68,8 +68,8 @@ const steps = [
   [{ tool: "s", args: {} }, { error: "" }],
   [{ tool: "c", args: {}, callId: "c3" }, { error: "<tool_use_error>Sibling tool call errored</tool_use_error>" }],
   [{ tool: "o", args: {} }, { error: { message: "m" } }],
-  // String arguments, written between quotes as they are when JSON.stringify would not escape
-  // them, and empty objects, written `{}` without stringifying.
+  // String arguments, and empty objects (written `{}` without stringifying) or objects that only
+  // look empty.
   [{ tool: "sa", args: "{'order_id': '#W2378156'}" }, { result: "found" }],
   [{ tool: "sa", args: 'say "hi" \\ to\nthe 😀 é \u2028' }, { result: "said" }],
   [{ tool: "sa", args: "" }, { result: "empty" }],
@@ -102,7 +102,7 @@ test("the field way and the JSON way give identical verdicts and fingerprints", 
   assert.deepEqual(counts, { fields: 3 * (26 + 21), json: 3 * 5 });
 });
 
-test("string and empty-object arguments cross as the bytes of their JSON text, for every UTF-16 unit", () => {
+test("arguments cross as the bytes of their JSON text: strings of every UTF-16 unit, empty objects", () => {
   // A core that answers at once; the frame is read back from a plain buffer.
   const memory = { buffer: new ArrayBuffer(1 << 16) };
   const words = new Int32Array(memory.buffer);
