@@ -100,11 +100,13 @@ export class WasmRuntime {
   #offerHostSha256(): void {
     const hash = this.#hashBytes;
     if (hash === undefined || this.bindings.setHostSha256 === undefined) return;
-    // One view of the memory, renewed when the memory grows (its buffer is then replaced).
+    // One view of the memory, renewed when the memory grows: growing detaches the old buffer, which
+    // empties every view of it (cheaper to notice than reading `memory.buffer`, a call into the
+    // engine, on every digest).
     let view = new Uint8Array(0);
     this.bindings.setHostSha256({
       digest: (at, len, out) => {
-        if (view.buffer !== this.memory.buffer) view = new Uint8Array(this.memory.buffer);
+        if (view.length === 0) view = new Uint8Array(this.memory.buffer);
         hash(view.subarray(at, at + len), view, out);
       },
     });

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
 import { init } from "tool-loop-guard";
+import { InputFrame } from "../../../pkg/frame.js";
 import { LoopGuardCore } from "../../../pkg/guard.js";
 import { WasmRuntime } from "../../../pkg/runtime.js";
 import * as glue from "../../../pkg/tool_loop_guard.js";
@@ -67,6 +68,15 @@ const steps = [
   [{ tool: "s", args: {} }, { error: "" }],
   [{ tool: "c", args: {}, callId: "c3" }, { error: "<tool_use_error>Sibling tool call errored</tool_use_error>" }],
   [{ tool: "o", args: {} }, { error: { message: "m" } }],
+  // String arguments, and empty objects (written `{}` without stringifying) or objects that only
+  // look empty.
+  [{ tool: "sa", args: "{'order_id': '#W2378156'}" }, { result: "found" }],
+  [{ tool: "sa", args: 'say "hi" \\ to\nthe 😀 é \u2028' }, { result: "said" }],
+  [{ tool: "sa", args: "" }, { result: "empty" }],
+  [{ tool: "sa", args: "x".repeat(200) }, { result: "long" }],
+  [{ tool: "sa", args: "lone \uDC00" }, { result: "escaped" }],
+  [{ tool: "eo", args: Object.create(null) }, { result: "null prototype" }],
+  [{ tool: "eo", args: { toJSON: () => ({ n: 1 }) } }, { result: "toJSON" }],
 ];
 
 test("the field way and the JSON way give identical verdicts and fingerprints", () => {
@@ -85,11 +95,34 @@ test("the field way and the JSON way give identical verdicts and fingerprints", 
     }
   }
   assert.deepEqual(fieldWay.exportRun("r"), jsonWay.exportRun("r"));
-  // Both ways were taken: every check and fourteen records a round field by field (BigInt and
+  // Both ways were taken: every check and 21 records a round field by field (BigInt and
   // Date arguments included; thrown strings, and Errors that are only a name and a message), the
   // five outcomes with a null result (the openclaw preset hashes it unlike a missing one), an
   // image part, extra result members, an Error carrying a status, or a thrown plain object as JSON.
-  assert.deepEqual(counts, { fields: 3 * (19 + 14), json: 3 * 5 });
+  assert.deepEqual(counts, { fields: 3 * (26 + 21), json: 3 * 5 });
+});
+
+test("arguments cross as the bytes of their JSON text: strings of every UTF-16 unit, empty objects", () => {
+  // A core that answers at once; the frame is read back from a plain buffer.
+  const memory = { buffer: new ArrayBuffer(1 << 16) };
+  const words = new Int32Array(memory.buffer);
+  const bytes = new Uint8Array(memory.buffer);
+  const core = { reserve: () => 0, check: () => glue.Status.Allow, record: () => glue.Status.Allow };
+  const frame = new InputFrame(core, memory, glue);
+  const argsOf = (args) => {
+    assert.equal(frame.sendFields("check", { runId: "r", tool: "t", args }, 0, undefined), glue.Status.Allow);
+    // The pieces after the header, in slot order: runId, tool, callId (absent), args.
+    const start = glue.frameHeaderBytes() + words[glue.Slot.RunId] + words[glue.Slot.Tool];
+    return bytes.subarray(start, start + words[glue.Slot.Args]);
+  };
+  const encoder = new TextEncoder();
+  for (let unit = 0; unit < 0x10000; unit++) {
+    const args = `a${String.fromCharCode(unit)}${unit > 0xff ? "b".repeat(70) : ""}`;
+    assert.deepEqual(argsOf(args), encoder.encode(JSON.stringify(args)), `U+${unit.toString(16)}`);
+  }
+  for (const args of [{}, Object.create(null), [], { a: undefined }, { toJSON: () => "x" }, Object.defineProperty({}, "toJSON", { value: () => [1] }), "😀", "\uD83D\uDE00x"]) {
+    assert.deepEqual(argsOf(args), encoder.encode(JSON.stringify(args)), String(JSON.stringify(args)));
+  }
 });
 
 test("a long thrown message is hashed by the host, and asked for whole where it is needed", () => {
