@@ -15,7 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
-import { bundleNodeEntry } from "./node-entry-bundle.mjs";
+import { bundleNodeEntries } from "./node-entry-bundle.mjs";
 import { WASM_GZIP_BUDGET } from "./wasm-budget.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -146,8 +146,8 @@ copy(path.join(webDir, `${base64Module}.d.ts`), `${base64Module}.d.ts`);
 copy(path.join(root, "js", "entries", "deno-wasm.js"), path.join("entries", "deno-wasm.js"));
 copy(path.join(root, "js", "entries", "deno-wasm.d.ts"), path.join("entries", "deno-wasm.d.ts"));
 copy(path.join(nodeDir, `${lib}.js`), `${lib}_node.cjs`);
-// The Node entry as one module: fewer modules for a fresh process to load (node-entry-bundle.mjs).
-await bundleNodeEntry(pkg);
+// The Node entries (import, require) as one module each: fewer modules to load (node-entry-bundle.mjs).
+await bundleNodeEntries(pkg);
 const manifest = JSON.parse(fs.readFileSync(path.join(root, "pkg-template", "package.json"), "utf8"));
 // Version and repository have one source: Cargo.toml.
 manifest.version = crate.version;
