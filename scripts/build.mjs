@@ -58,8 +58,14 @@ requireTool("tsc", "npm ci installs typescript");
 // wasm-opt's optimisation of the shipped .wasm. The target_features section that wasm-bindgen
 // writes names only reference-types (see below), so the features the Rust target uses are named
 // here; the shipped .wasm carries no section.
+//
+// -O3 inlines every function that has a single caller, whatever its size, which undid the Rust
+// side's out-of-line error paths and made the first path's functions large: V8 compiles a wasm
+// function whole on its first call, so a fresh process's first verdict compiled them all. Capped
+// at 400 (binaryen's size units), the first verdict compiles ~97 KB of wasm, not ~148 KB.
 const WASM_OPT_FLAGS = [
   "-O3",
+  "--one-caller-inline-max-function-size=400",
   "--converge",
   "--strip-producers",
   "--strip-target-features",
