@@ -1,7 +1,8 @@
-// Row (k) of the bench, run by bench/run.mjs in fresh child processes: what a cold process (a
-// Worker isolate's first request, a CLI) pays before its first answer — importing the package's
-// Node entry, constructing the first guard, and the first check + record of a small call — as
-// JSON, in wall time and in the process's CPU time (which a busy machine disturbs less).
+// Row (k) of the bench, run by bench/run.mjs in fresh child processes: what a cold Node process (a
+// CLI, a serverless function's cold start; a Worker's cold isolate: first-verdict-workerd.mjs)
+// pays before its first answer — importing the package's Node entry, constructing the first
+// guard, and the first check + record of a small call — as JSON, in wall time and in the
+// process's CPU time (which a busy machine disturbs less).
 import { performance } from "node:perf_hooks";
 import { NODE_ENTRY, requireBuiltPackage } from "./package-handles.mjs";
 

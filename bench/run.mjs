@@ -221,6 +221,19 @@ const firstOf = (clock, step) => median(firsts.map((s) => s[clock][step]));
 const firstRow = (clock) =>
   `${firstOf(clock, "totalMs").toFixed(1)} ms (import ${firstOf(clock, "importMs").toFixed(1)}, construct ${firstOf(clock, "constructMs").toFixed(1)}, first check + record ${firstOf(clock, "firstCallMs").toFixed(1)})`;
 
+log("(k) first verdict in cold workerd isolates (bench/first-verdict-workerd.mjs)");
+let workerdFirst;
+try {
+  workerdFirst = child("first-verdict-workerd.mjs");
+} catch (error) {
+  log(`(k) in workerd: not measured (${error.message})`);
+}
+function workerdFirstRow(kind) {
+  if (workerdFirst === undefined) return "n/a (workerd did not run)";
+  const { inside, coldMinusWarmMs } = workerdFirst[kind];
+  return `${inside.totalMs} ms inside the Worker, whole ms (import ${inside.importMs}, construct ${inside.constructMs}, first check + record ${inside.firstCallMs}); first request − warm ones ${coldMinusWarmMs.toFixed(1)} ms (medians of ${workerdFirst.processes} processes)`;
+}
+
 log(`(i) compile + init in ${INSTANTIATE_SAMPLES} fresh processes`);
 const inits = Array.from({ length: INSTANTIATE_SAMPLES }, () => child("instantiate.mjs"));
 const initMs = median(inits.map((s) => s.compileMs + s.initMs));
@@ -233,6 +246,14 @@ rows.push([
 
 rows.push(["(k) first verdict in a fresh process, wall time", firstRow("wall"), "≤ 10 ms", met(firstOf("wall", "totalMs") <= 10)]);
 rows.push(["(k) the same, CPU time of the process", firstRow("cpu"), "", met(undefined)]);
+rows.push([
+  "(k) first verdict in workerd: a cold isolate's first request (import + construct + first check and record), the first isolate of its process",
+  workerdFirstRow("first"),
+  "≤ 10 ms",
+  met(workerdFirst === undefined ? undefined : workerdFirst.first.inside.totalMs <= 10),
+]);
+rows.push(["(k) the same, a second isolate of the process (V8 shares the compiled wasm code)", workerdFirstRow("sameProcess"), "", met(undefined)]);
+rows.push(["(k) workerd: what the package adds to the start of a process with two such Workers", workerdFirst === undefined ? "n/a" : `+${workerdFirst.startupMs.toFixed(1)} ms`, "", met(undefined)]);
 
 const wasm = fs.readFileSync(WASM_FILE);
 const gzipped = zlib.gzipSync(wasm, { level: 9 }).length;

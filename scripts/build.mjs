@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the npm package into pkg/: the Rust core compiled to wasm32, wasm-bindgen glue (ESM
 // `web` glue for every entry, plus the CommonJS `nodejs` glue for require), wasm-opt, the
-// TypeScript wrapper (ESM and CommonJS), package.json/README/LICENSE from pkg-template/.
+// TypeScript wrapper (ESM and CommonJS; the Node entry then bundled into one module by esbuild),
+// package.json/README/LICENSE from pkg-template/.
 // Then links node_modules/tool-loop-guard -> pkg so tests and the demo import the built package,
 // and prints raw and gzipped sizes.
 //
@@ -14,6 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
+import { bundleNodeEntries } from "./node-entry-bundle.mjs";
 import { WASM_GZIP_BUDGET } from "./wasm-budget.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -56,8 +58,14 @@ requireTool("tsc", "npm ci installs typescript");
 // wasm-opt's optimisation of the shipped .wasm. The target_features section that wasm-bindgen
 // writes names only reference-types (see below), so the features the Rust target uses are named
 // here; the shipped .wasm carries no section.
+//
+// -O3 inlines every function that has a single caller, whatever its size, which undid the Rust
+// side's out-of-line error paths and made the first path's functions large: V8 compiles a wasm
+// function whole on its first call, so a fresh process's first verdict compiled them all. Capped
+// at 400 (binaryen's size units), the first verdict compiles ~97 KB of wasm, not ~148 KB.
 const WASM_OPT_FLAGS = [
   "-O3",
+  "--one-caller-inline-max-function-size=400",
   "--converge",
   "--strip-producers",
   "--strip-target-features",
@@ -144,6 +152,8 @@ copy(path.join(webDir, `${base64Module}.d.ts`), `${base64Module}.d.ts`);
 copy(path.join(root, "js", "entries", "deno-wasm.js"), path.join("entries", "deno-wasm.js"));
 copy(path.join(root, "js", "entries", "deno-wasm.d.ts"), path.join("entries", "deno-wasm.d.ts"));
 copy(path.join(nodeDir, `${lib}.js`), `${lib}_node.cjs`);
+// The Node entries (import, require) as one module each: fewer modules to load (node-entry-bundle.mjs).
+await bundleNodeEntries(pkg);
 const manifest = JSON.parse(fs.readFileSync(path.join(root, "pkg-template", "package.json"), "utf8"));
 // Version and repository have one source: Cargo.toml.
 manifest.version = crate.version;

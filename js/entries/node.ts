@@ -2,6 +2,8 @@
  * Node.js entry for `import` (also used by Bun): synchronous. The package's `.wasm` (one folder up)
  * is read and compiled on the first `new LoopGuard()` (or `coreVersion()`, `init()`), not at import.
  * Large result texts, and the core's long inputs, are hashed with node:crypto (node-sha256.ts).
+ * The build bundles this entry with the wrapper's private modules into one (see
+ * scripts/node-entry-bundle.mjs): each module costs a fresh process's import time.
  */
 import { coreVersionOf, guardOn, syncInit } from "../entry.js";
 import { glueRuntime } from "./glue-runtime.js";

@@ -171,20 +171,21 @@ pub fn top_level_keys() -> Vec<&'static str> {
 }
 
 impl Config {
-    /// Parses and validates a config object. `null` means all defaults.
+    /// Parses and validates a config object. `null` (or `{}`) means all defaults: those are taken
+    /// without running the validation, which is kept out of line so that a fresh process's first
+    /// `new LoopGuard()` does not have to compile it (wasm functions compile on first call).
     pub fn from_json(value: &Value) -> Result<Config, GuardError> {
-        let empty = Map::new();
-        let map = match value {
-            Value::Null => &empty,
-            Value::Object(map) => map,
-            other => {
-                return Err(GuardError::new(
-                    ErrorCode::InvalidConfig,
-                    None,
-                    format!("config must be an object, got {}", describe(other)),
-                ))
-            }
-        };
+        match value {
+            Value::Null => Ok(Config::default()),
+            Value::Object(map) if map.is_empty() => Ok(Config::default()),
+            Value::Object(map) => Config::from_map(map),
+            other => Err(not_an_object(other)),
+        }
+    }
+
+    /// Parses and validates a non-empty config object.
+    #[inline(never)]
+    fn from_map(map: &Map<String, Value>) -> Result<Config, GuardError> {
         reject_unknown_keys(map, &top_level_keys(), "")?;
 
         let mut config = Config::default();
@@ -508,6 +509,17 @@ pub(crate) fn opt_string_list(
         .map(Some)
 }
 
+/// The error for a config that is neither an object nor `null`.
+#[cold]
+#[inline(never)]
+fn not_an_object(value: &Value) -> GuardError {
+    GuardError::new(
+        ErrorCode::InvalidConfig,
+        None,
+        format!("config must be an object, got {}", describe(value)),
+    )
+}
+
 /// A short, bounded description of a JSON value for error messages.
 pub fn describe(value: &Value) -> String {
     let text = match value {
@@ -521,5 +533,29 @@ pub fn describe(value: &Value) -> String {
         format!("{short}...")
     } else {
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `null` and `{}` skip the validation: the defaults they take must be what validating an
+    /// empty object gives.
+    #[test]
+    fn empty_config_is_the_validated_defaults() -> Result<(), GuardError> {
+        let validated = format!("{:?}", Config::from_map(&Map::new())?);
+        assert_eq!(format!("{:?}", Config::from_json(&Value::Null)?), validated);
+        let empty = Value::Object(Map::new());
+        assert_eq!(format!("{:?}", Config::from_json(&empty)?), validated);
+        Ok(())
+    }
+
+    #[test]
+    fn a_config_that_is_not_an_object_is_refused() {
+        let error = Config::from_json(&Value::Bool(true))
+            .err()
+            .map(|e| e.message);
+        assert_eq!(error.as_deref(), Some("config must be an object, got true"));
     }
 }
