@@ -88,6 +88,10 @@ impl Proposal<'_> {
 /// stretches of `ping_pong` and `cycle`.
 pub(crate) const WEAK_EVIDENCE_FACTOR: u32 = 2;
 
+/// How many distinct calls of a stale stretch are counted at most: the stale rule's detectors
+/// ask for two (`ping_pong`) or three and more (`cycle`), so a third ends the count.
+const STALE_DISTINCT_KNOWN: usize = 3;
+
 type Detector = fn(&Window, &Proposal, &Config) -> Option<Finding>;
 
 /// Declares the detectors judged at `check` (one module each, with its `detect`) and `ORDER`.
@@ -203,6 +207,8 @@ impl OutcomeStreak {
 struct SameCall<'r> {
     /// The newest one that is completed or refused.
     newest_settled: Option<&'r CallRecord>,
+    /// `newest_settled`'s index in `Window::records`.
+    newest_settled_index: Option<usize>,
     /// The newest completed one.
     newest_done: Option<&'r CallRecord>,
     /// A record that changed something (`CallRecord::changed_state`) is newer than
@@ -256,6 +262,8 @@ pub struct Window<'r> {
     /// The proposed tool's outcome streak (`error_repeat` and `stall` both ask for it).
     tool_streak: Option<OutcomeStreak>,
     pattern: Option<Pattern>,
+    /// `stale_stretch`, computed on first use (`ping_pong` and `cycle` both ask for it).
+    stale: std::cell::OnceCell<Option<(u32, usize)>>,
 }
 
 impl<'r> Window<'r> {
@@ -276,6 +284,7 @@ impl<'r> Window<'r> {
             same,
             tool_streak,
             pattern,
+            stale: std::cell::OnceCell::new(),
         }
     }
 
@@ -436,24 +445,33 @@ impl<'r> Window<'r> {
     }
 
     /// The run's stale stretch (`Run::stale_calls`) when the proposed call is one of its calls:
-    /// (its length, how many distinct calls it went round).
-    fn stale_stretch(&self, proposal: &Proposal) -> Option<(u32, usize)> {
-        let stale = self.run.stale_calls;
-        let tail_len = (stale as usize).min(self.records.len());
-        if tail_len == 0 {
-            return None;
-        }
-        let first = self.records.len() - tail_len;
-        let mut calls = CallSet::new(self.records);
-        for i in first..self.records.len() {
-            if self.records.get(i).is_some_and(|r| !r.is_pending()) {
-                calls.add(i);
+    /// (its length, how many distinct calls it went round, counted up to `STALE_DISTINCT_KNOWN`:
+    /// the rules ask only whether there are two, or three or more).
+    fn stale_stretch(&self) -> Option<(u32, usize)> {
+        *self.stale.get_or_init(|| {
+            let stale = self.run.stale_calls;
+            let tail_len = (stale as usize).min(self.records.len());
+            let first = self.records.len() - tail_len;
+            // The proposed call's newest settled record is in the tail, or no record of it is.
+            if tail_len == 0 || self.same.newest_settled_index.is_none_or(|i| i < first) {
+                return None;
             }
-        }
-        let proposed = proposal.tool_index?;
-        calls
-            .newest(proposed, &proposal.args)
-            .map(|_| (stale, calls.len()))
+            let mut calls: Vec<&CallRecord> = Vec::with_capacity(STALE_DISTINCT_KNOWN);
+            for record in self.records.get(first..).unwrap_or_default().iter().rev() {
+                if record.is_pending()
+                    || calls
+                        .iter()
+                        .any(|c| c.same_call(record.tool(), &record.args))
+                {
+                    continue;
+                }
+                calls.push(record);
+                if calls.len() == STALE_DISTINCT_KNOWN {
+                    break;
+                }
+            }
+            Some((stale, calls.len()))
+        })
     }
 
     /// The newest completed records of the proposed tool (any args) that share the newest one's
@@ -494,10 +512,16 @@ fn gather<'r>(
     let mut streak: Option<(&CallRecord, OutcomeStreak)> = None;
     let mut streak_ended = false;
     let mut changed = false;
-    for record in records.iter().rev() {
+    for (i, record) in records.iter().enumerate().rev() {
+        // Everything asked for is known (the newest completed record is also the newest settled
+        // one or older than it): older records cannot change it.
+        if streak_ended && same.newest_done.is_some() {
+            break;
+        }
         let same_call = record.same_call(tool, &proposal.args);
         if same_call && !record.is_pending() && same.newest_settled.is_none() {
             same.newest_settled = Some(record);
+            same.newest_settled_index = Some(i);
             same.changed_since_settled = changed;
         }
         changed |= same.newest_settled.is_none() && record.changed_state();
@@ -659,7 +683,8 @@ fn warning_finding(
 /// Without a clean period (`periodic_finding`), the stale rule: once `WEAK_EVIDENCE_FACTOR` × `criticalThreshold`
 /// calls in a row returned nothing new (`Run::stale_calls`), going round `distinct` calls that
 /// include the proposed one, it is refused (`Basis::NothingNew`). `distinct_calls` says which
-/// counts of distinct calls this detector owns.
+/// counts of distinct calls this detector owns (at most `STALE_DISTINCT_KNOWN` are counted, so
+/// a range either ends below it or runs to `usize::MAX`).
 fn stale_finding(
     detector: DetectorId,
     window: &Window,
@@ -672,7 +697,7 @@ fn stale_finding(
     if window.run.stale_calls < threshold {
         return None;
     }
-    let (stale, distinct) = window.stale_stretch(proposal)?;
+    let (stale, distinct) = window.stale_stretch()?;
     distinct_calls
         .contains(&distinct)
         .then(|| Finding::new(detector, Level::Critical, stale, threshold).on(Basis::NothingNew))
