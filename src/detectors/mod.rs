@@ -276,7 +276,7 @@ impl<'r> Window<'r> {
             2
         };
         let pattern = shortest_pattern(records, proposal, max_period);
-        let (same, tool_streak) = gather(records, proposal);
+        let (same, tool_streak) = gather(run, records, proposal);
         Window {
             run,
             records,
@@ -292,10 +292,13 @@ impl<'r> Window<'r> {
     fn same_call<'a>(&'a self, proposal: &Proposal) -> impl Iterator<Item = &'r CallRecord> + 'a {
         let tool = proposal.tool_index;
         let args = proposal.args;
+        // No record of it is older than the last one counted (`CallCounts`).
+        let count = tool.map_or(0, |tool| self.run.counts().of_call(tool, &args));
         self.records
             .iter()
             .rev()
             .filter(move |r| Some(r.tool()) == tool && r.args == args)
+            .take(count as usize)
     }
 
     /// The newest completed record of the proposed fingerprint.
@@ -501,6 +504,7 @@ impl<'r> Window<'r> {
 /// (`SameCall`) and the tool's outcome streak (its newest completed records sharing the newest
 /// one's outcome).
 fn gather<'r>(
+    run: &Run,
     records: &'r [CallRecord],
     proposal: &Proposal,
 ) -> (SameCall<'r>, Option<OutcomeStreak>) {
@@ -512,13 +516,26 @@ fn gather<'r>(
     let mut streak: Option<(&CallRecord, OutcomeStreak)> = None;
     let mut streak_ended = false;
     let mut changed = false;
+    // The tool's completed records, and the proposed call's records and completed ones, not met
+    // yet (at least: `CallCounts`).
+    let counts = run.counts();
+    let mut tool_done_left = counts.of_completed_tool(tool);
+    let mut call_left = counts.of_call(tool, &proposal.args);
+    let mut call_done_left = counts.of_completed_call(tool, &proposal.args);
     for (i, record) in records.iter().enumerate().rev() {
-        // Everything asked for is known (the newest completed record is also the newest settled
-        // one or older than it): older records cannot change it.
-        if streak_ended && same.newest_done.is_some() {
+        // Everything asked for is known, or no older record of the tool or call is left to
+        // change it.
+        let streak_known = streak_ended || tool_done_left == 0;
+        let settled_known = same.newest_settled.is_some() || call_left == 0;
+        let done_known = same.newest_done.is_some() || call_done_left == 0;
+        if streak_known && settled_known && done_known {
             break;
         }
         let same_call = record.same_call(tool, &proposal.args);
+        let done = record.outcome().is_some();
+        call_left = call_left.saturating_sub(u32::from(same_call));
+        call_done_left = call_done_left.saturating_sub(u32::from(same_call && done));
+        tool_done_left = tool_done_left.saturating_sub(u32::from(record.tool() == tool && done));
         if same_call && !record.is_pending() && same.newest_settled.is_none() {
             same.newest_settled = Some(record);
             same.newest_settled_index = Some(i);
@@ -634,7 +651,12 @@ fn should_emit_warning(window: &Window, proposal: &Proposal, finding: &Finding) 
         }
         DetectorId::Stall | DetectorId::ErrorRepeat => {
             let tool = proposal.tool_index;
-            Box::new(newest_first.filter(move |r| Some(r.tool()) == tool))
+            let count = tool.map_or(0, |tool| window.run.counts().of_tool(tool));
+            Box::new(
+                newest_first
+                    .filter(move |r| Some(r.tool()) == tool)
+                    .take(count as usize),
+            )
         }
         _ => Box::new(window.same_call(proposal)),
     };
