@@ -41,7 +41,12 @@ pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<F
         let found = Finding::new(DetectorId::GenericRepeat, Level::Critical, quiet, critical);
         return Some(found.ran(window.quiet_ran(proposal, quiet)));
     }
-    if proposal.kind != ToolKind::Mutate || failed {
+    // Fewer identical results than any rule of `same_results_finding` asks for: nothing to walk.
+    let fewest = proposal.warning_threshold.min(critical);
+    let enough = window
+        .last_done()
+        .is_some_and(|r| r.same_outcome_run() >= fewest);
+    if enough && (proposal.kind != ToolKind::Mutate || failed) {
         if let Some(same) = window.same_results(proposal) {
             if let Some(found) = same_results_finding(window, proposal, &same) {
                 return Some(found);

@@ -88,6 +88,10 @@ impl Proposal<'_> {
 /// stretches of `ping_pong` and `cycle`.
 pub(crate) const WEAK_EVIDENCE_FACTOR: u32 = 2;
 
+/// How many distinct calls of a stale stretch are counted at most: the stale rule's detectors
+/// ask for two (`ping_pong`) or three and more (`cycle`), so a third ends the count.
+const STALE_DISTINCT_KNOWN: usize = 3;
+
 type Detector = fn(&Window, &Proposal, &Config) -> Option<Finding>;
 
 /// Declares the detectors judged at `check` (one module each, with its `detect`) and `ORDER`.
@@ -203,6 +207,8 @@ impl OutcomeStreak {
 struct SameCall<'r> {
     /// The newest one that is completed or refused.
     newest_settled: Option<&'r CallRecord>,
+    /// `newest_settled`'s index in `Window::records`.
+    newest_settled_index: Option<usize>,
     /// The newest completed one.
     newest_done: Option<&'r CallRecord>,
     /// A record that changed something (`CallRecord::changed_state`) is newer than
@@ -256,6 +262,8 @@ pub struct Window<'r> {
     /// The proposed tool's outcome streak (`error_repeat` and `stall` both ask for it).
     tool_streak: Option<OutcomeStreak>,
     pattern: Option<Pattern>,
+    /// `stale_stretch`, computed on first use (`ping_pong` and `cycle` both ask for it).
+    stale: std::cell::OnceCell<Option<(u32, usize)>>,
 }
 
 impl<'r> Window<'r> {
@@ -268,7 +276,7 @@ impl<'r> Window<'r> {
             2
         };
         let pattern = shortest_pattern(records, proposal, max_period);
-        let (same, tool_streak) = gather(records, proposal);
+        let (same, tool_streak) = gather(run, records, proposal);
         Window {
             run,
             records,
@@ -276,6 +284,7 @@ impl<'r> Window<'r> {
             same,
             tool_streak,
             pattern,
+            stale: std::cell::OnceCell::new(),
         }
     }
 
@@ -283,10 +292,13 @@ impl<'r> Window<'r> {
     fn same_call<'a>(&'a self, proposal: &Proposal) -> impl Iterator<Item = &'r CallRecord> + 'a {
         let tool = proposal.tool_index;
         let args = proposal.args;
+        // No record of it is older than the last one counted (`CallCounts`).
+        let count = tool.map_or(0, |tool| self.run.counts().of_call(tool, &args));
         self.records
             .iter()
             .rev()
             .filter(move |r| Some(r.tool()) == tool && r.args == args)
+            .take(count as usize)
     }
 
     /// The newest completed record of the proposed fingerprint.
@@ -436,24 +448,33 @@ impl<'r> Window<'r> {
     }
 
     /// The run's stale stretch (`Run::stale_calls`) when the proposed call is one of its calls:
-    /// (its length, how many distinct calls it went round).
-    fn stale_stretch(&self, proposal: &Proposal) -> Option<(u32, usize)> {
-        let stale = self.run.stale_calls;
-        let tail_len = (stale as usize).min(self.records.len());
-        if tail_len == 0 {
-            return None;
-        }
-        let first = self.records.len() - tail_len;
-        let mut calls = CallSet::new(self.records);
-        for i in first..self.records.len() {
-            if self.records.get(i).is_some_and(|r| !r.is_pending()) {
-                calls.add(i);
+    /// (its length, how many distinct calls it went round, counted up to `STALE_DISTINCT_KNOWN`:
+    /// the rules ask only whether there are two, or three or more).
+    fn stale_stretch(&self) -> Option<(u32, usize)> {
+        *self.stale.get_or_init(|| {
+            let stale = self.run.stale_calls;
+            let tail_len = (stale as usize).min(self.records.len());
+            let first = self.records.len() - tail_len;
+            // The proposed call's newest settled record is in the tail, or no record of it is.
+            if tail_len == 0 || self.same.newest_settled_index.is_none_or(|i| i < first) {
+                return None;
             }
-        }
-        let proposed = proposal.tool_index?;
-        calls
-            .newest(proposed, &proposal.args)
-            .map(|_| (stale, calls.len()))
+            let mut calls: Vec<&CallRecord> = Vec::with_capacity(STALE_DISTINCT_KNOWN);
+            for record in self.records.get(first..).unwrap_or_default().iter().rev() {
+                if record.is_pending()
+                    || calls
+                        .iter()
+                        .any(|c| c.same_call(record.tool(), &record.args))
+                {
+                    continue;
+                }
+                calls.push(record);
+                if calls.len() == STALE_DISTINCT_KNOWN {
+                    break;
+                }
+            }
+            Some((stale, calls.len()))
+        })
     }
 
     /// The newest completed records of the proposed tool (any args) that share the newest one's
@@ -483,6 +504,7 @@ impl<'r> Window<'r> {
 /// (`SameCall`) and the tool's outcome streak (its newest completed records sharing the newest
 /// one's outcome).
 fn gather<'r>(
+    run: &Run,
     records: &'r [CallRecord],
     proposal: &Proposal,
 ) -> (SameCall<'r>, Option<OutcomeStreak>) {
@@ -494,10 +516,29 @@ fn gather<'r>(
     let mut streak: Option<(&CallRecord, OutcomeStreak)> = None;
     let mut streak_ended = false;
     let mut changed = false;
-    for record in records.iter().rev() {
+    // The tool's completed records, and the proposed call's records and completed ones, not met
+    // yet (at least: `CallCounts`).
+    let counts = run.counts();
+    let mut tool_done_left = counts.of_completed_tool(tool);
+    let mut call_left = counts.of_call(tool, &proposal.args);
+    let mut call_done_left = counts.of_completed_call(tool, &proposal.args);
+    for (i, record) in records.iter().enumerate().rev() {
+        // Everything asked for is known, or no older record of the tool or call is left to
+        // change it.
+        let streak_known = streak_ended || tool_done_left == 0;
+        let settled_known = same.newest_settled.is_some() || call_left == 0;
+        let done_known = same.newest_done.is_some() || call_done_left == 0;
+        if streak_known && settled_known && done_known {
+            break;
+        }
         let same_call = record.same_call(tool, &proposal.args);
+        let done = record.outcome().is_some();
+        call_left = call_left.saturating_sub(u32::from(same_call));
+        call_done_left = call_done_left.saturating_sub(u32::from(same_call && done));
+        tool_done_left = tool_done_left.saturating_sub(u32::from(record.tool() == tool && done));
         if same_call && !record.is_pending() && same.newest_settled.is_none() {
             same.newest_settled = Some(record);
+            same.newest_settled_index = Some(i);
             same.changed_since_settled = changed;
         }
         changed |= same.newest_settled.is_none() && record.changed_state();
@@ -610,7 +651,12 @@ fn should_emit_warning(window: &Window, proposal: &Proposal, finding: &Finding) 
         }
         DetectorId::Stall | DetectorId::ErrorRepeat => {
             let tool = proposal.tool_index;
-            Box::new(newest_first.filter(move |r| Some(r.tool()) == tool))
+            let count = tool.map_or(0, |tool| window.run.counts().of_tool(tool));
+            Box::new(
+                newest_first
+                    .filter(move |r| Some(r.tool()) == tool)
+                    .take(count as usize),
+            )
         }
         _ => Box::new(window.same_call(proposal)),
     };
@@ -659,7 +705,8 @@ fn warning_finding(
 /// Without a clean period (`periodic_finding`), the stale rule: once `WEAK_EVIDENCE_FACTOR` × `criticalThreshold`
 /// calls in a row returned nothing new (`Run::stale_calls`), going round `distinct` calls that
 /// include the proposed one, it is refused (`Basis::NothingNew`). `distinct_calls` says which
-/// counts of distinct calls this detector owns.
+/// counts of distinct calls this detector owns (at most `STALE_DISTINCT_KNOWN` are counted, so
+/// a range either ends below it or runs to `usize::MAX`).
 fn stale_finding(
     detector: DetectorId,
     window: &Window,
@@ -672,7 +719,7 @@ fn stale_finding(
     if window.run.stale_calls < threshold {
         return None;
     }
-    let (stale, distinct) = window.stale_stretch(proposal)?;
+    let (stale, distinct) = window.stale_stretch()?;
     distinct_calls
         .contains(&distinct)
         .then(|| Finding::new(detector, Level::Critical, stale, threshold).on(Basis::NothingNew))

@@ -1,11 +1,13 @@
 //! Run state: the table of live runs (`table`); each run's bounded window of fingerprinted call
-//! records, its counters and tool-name table (`state`, `tool_table`); what its calls may have
+//! records, its counters and tool-name table (`state`, `tool_table`); its records counted by
+//! call, outcome and tool (`call_counts`); what its calls may have
 //! changed and the shared causes their failures named (`record_notes`); the argument members of
 //! each read tool's last call (`last_arguments`); calls in an outage (`outages`); the call ids
 //! `sameAs` names (`call_ids`); a record and its packed metadata (`call_record`, `record_meta`);
 //! the streaks a settled record counts (`streaks`); and the versioned snapshots that move a run
 //! between processes (`snapshot`, `snapshot_bytes`).
 
+pub(crate) mod call_counts;
 pub(crate) mod call_ids;
 pub(crate) mod call_record;
 pub(crate) mod last_arguments;

@@ -3,6 +3,7 @@
 //! counters, cap log and compaction watch. Records enter the window here and are settled here.
 
 use crate::config::tools::{Cap, ToolKind};
+use crate::run::call_counts::{CallCounts, COUNTED_FROM};
 use crate::run::call_ids::CallIds;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
 use crate::run::last_arguments::LastArguments;
@@ -105,6 +106,8 @@ pub struct Run {
     /// How many records in the window had an outcome that reported their tool missing: lets
     /// `unknown_tool_repeat` skip its scans in the usual run that has none.
     missing_reports: u32,
+    /// The window's records by call, outcome and tool, kept with the records.
+    counts: CallCounts,
     /// The history position of the next record; the window holds the `records().len()` before
     /// it.
     pub next_seq: u64,
@@ -139,6 +142,12 @@ impl Run {
     /// The window, oldest first.
     pub fn records(&self) -> &[CallRecord] {
         self.records.get(self.start..).unwrap_or_default()
+    }
+
+    /// The window's records counted by call, outcome and tool.
+    pub fn counts(&self) -> &CallCounts {
+        debug_assert!(self.counts.are_those_of(self.records()));
+        &self.counts
     }
 
     /// Whether any record in the window reported its tool missing.
@@ -193,6 +202,18 @@ impl Run {
             record.set_tool(u16::try_from(index).unwrap_or(u16::MAX));
         }
         self.tools = ToolTable::from_names(kept.iter().copied());
+        if self.counts.active() {
+            self.counts
+                .rebuild(self.records.get(self.start..).unwrap_or_default());
+        }
+    }
+
+    /// Starts counting the window's records (`CallCounts`) once it holds `COUNTED_FROM`.
+    fn count_records(&mut self) {
+        if !self.counts.active() && self.records().len() >= COUNTED_FROM {
+            self.counts
+                .rebuild(self.records.get(self.start..).unwrap_or_default());
+        }
     }
 
     /// The index of the first record that counts towards streaks (none before the last
@@ -224,13 +245,16 @@ impl Run {
             }
         }
         self.next_seq += 1;
+        self.counts.add(&record);
         self.records.push(record);
+        self.count_records();
         self.records().len() - 1
     }
 
     /// Appends a record decoded from a snapshot (`next_seq` is restored with the run).
     pub fn restore(&mut self, record: CallRecord) {
         self.missing_reports += u32::from(record.reported_missing());
+        self.counts.add(&record);
         self.records.push(record);
     }
 
@@ -244,14 +268,16 @@ impl Run {
         self.records.drain(..self.start);
         self.start = 0;
         self.records.shrink_to_fit();
+        self.count_records();
     }
 
     /// Drops the oldest record (its slot is reclaimed when the window moves to the front) and
     /// what it may have changed.
     fn pop_oldest(&mut self) {
-        if let Some(oldest) = self.records().first() {
+        if let Some(oldest) = self.records.get(self.start) {
             let missing = u32::from(oldest.reported_missing());
             self.missing_reports = self.missing_reports.saturating_sub(missing);
+            self.counts.remove(oldest);
             self.start += 1;
             let first_seq = self.next_seq.saturating_sub(self.records().len() as u64);
             self.notes.drop_before(first_seq);
@@ -336,6 +362,7 @@ impl Run {
         let (same_outcome_run, no_progress) = before.counters(&state);
         if let Some(record) = self.records.get_mut(self.start + index) {
             let was_missing = u32::from(record.reported_missing());
+            self.counts.remove(record);
             record.set_state(state);
             record.set_counters(same_outcome_run, no_progress);
             if outcome.is_some() && !before.seen() {
@@ -343,6 +370,7 @@ impl Run {
             }
             self.missing_reports = self.missing_reports.saturating_sub(was_missing)
                 + u32::from(record.reported_missing());
+            self.counts.add(record);
         }
         match state {
             RecordState::Vetoed => {
@@ -411,7 +439,8 @@ impl Run {
         if self.start + index >= self.records.len() {
             return;
         }
-        self.records.remove(self.start + index);
+        let withdrawn = self.records.remove(self.start + index);
+        self.counts.remove(&withdrawn);
         self.next_seq = self.next_seq.saturating_sub(1);
         self.notes.withdraw(seq);
         self.call_ids.withdraw(seq);

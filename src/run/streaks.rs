@@ -37,6 +37,29 @@ impl Streaks {
         };
         let mut settled_found = false;
         let mut changed_between = false;
+        // Records before `index` of the call, and of the call with this outcome, not met yet (at
+        // least: `CallCounts`, less those from `index` on).
+        let from_index = records.get(end..).unwrap_or_default();
+        let counts = run.counts();
+        let later = |completed: bool| {
+            let found = from_index
+                .iter()
+                .filter(|r| r.same_call(tool, args) && (!completed || r.outcome().is_some()));
+            u32::try_from(found.count()).unwrap_or(u32::MAX)
+        };
+        let mut call_left = counts.of_call(tool, args).saturating_sub(later(false));
+        let mut done_left = counts
+            .of_completed_call(tool, args)
+            .saturating_sub(later(true));
+        let answer_left = outcome.map_or(0, |outcome| {
+            let later = from_index
+                .iter()
+                .filter(|r| r.same_call(tool, args) && r.outcome() == Some(outcome))
+                .count();
+            counts
+                .of_answer(tool, args, outcome)
+                .saturating_sub(u32::try_from(later).unwrap_or(u32::MAX))
+        });
         for (i, earlier) in records
             .get(..end)
             .unwrap_or_default()
@@ -44,7 +67,17 @@ impl Streaks {
             .enumerate()
             .rev()
         {
+            // No older record of the call is left: nothing it found can change.
+            let novelty_known = streaks.seen || outcome.is_none() || answer_left == 0;
+            let streaks_known = (settled_found || call_left == 0)
+                && (streaks.last_done.is_some() || done_left == 0);
+            if novelty_known && streaks_known {
+                break;
+            }
             let same_call = earlier.same_call(tool, args);
+            call_left = call_left.saturating_sub(u32::from(same_call));
+            let done = same_call && earlier.outcome().is_some();
+            done_left = done_left.saturating_sub(u32::from(done));
             if same_call && outcome.is_some() && earlier.outcome() == outcome {
                 streaks.seen = true;
             }
@@ -63,7 +96,7 @@ impl Streaks {
                 changed_between = true;
             }
             // A refusal has no outcome to find again: only the streaks matter.
-            let novelty_known = streaks.seen || outcome.is_none();
+            let novelty_known = streaks.seen || outcome.is_none() || answer_left == 0;
             if novelty_known && (streaks.last_done.is_some() || !counted) {
                 break;
             }
