@@ -44,20 +44,41 @@ function failureText(bytes, i) {
   return `${text}AssertionError: got 4${i} expected 42\n`.slice(0, bytes);
 }
 
-/** ns per call with the outcome as `error` and as `result`, per size: {kb: {error, result}}. */
+/**
+ * ns per call with the outcome as `error` and as `result`, per size: {kb: {error, result}}. Both
+ * sides replay the same steps in one interleaved comparison; each side looks its outcome up in a
+ * map (the error form, or the result form itself), so both pay the same lookup.
+ */
 export function errorAgainstResult(LoopGuard, rounds, sizesKb = [1, 4, 16], calls = 2000) {
   const out = {};
   for (const kb of sizesKb) {
     const texts = Array.from({ length: 50 }, (_, i) => failureText(kb * 1024, i));
-    const steps = (key) =>
-      Array.from({ length: calls }, (_, i) => {
-        const call = { runId: `r${i % 20}`, tool: "run_tests", args: { test: `case_${i}` }, callId: `c${i}`, at: 1_800_000_000_000 + i * 1000 };
-        return { call, outcome: { ...call, [key]: texts[i % texts.length] }, endRun: false };
-      });
-    const guardSide = (name) => ({ name, create: () => new LoopGuard(), dispose: (guard) => guard.free() });
-    const asError = compareSides([guardSide("error")], steps("error"), rounds);
-    const asResult = compareSides([guardSide("result")], steps("result"), rounds);
-    out[kb] = { error: asError.error.ns, result: asResult.result.ns };
+    const steps = Array.from({ length: calls }, (_, i) => {
+      const call = { runId: `r${i % 20}`, tool: "run_tests", args: { test: `case_${i}` }, callId: `c${i}`, at: 1_800_000_000_000 + i * 1000 };
+      return { call, outcome: { ...call, result: texts[i % texts.length] }, endRun: false };
+    });
+    const forms = {
+      result: new Map(steps.map(({ outcome }) => [outcome, outcome])),
+      error: new Map(steps.map(({ outcome }) => {
+        const { result, ...call } = outcome;
+        return [outcome, { ...call, error: result }];
+      })),
+    };
+    const side = (name) => ({
+      name,
+      create: () => {
+        const guard = new LoopGuard();
+        return {
+          check: (call) => guard.check(call),
+          record: (outcome) => guard.record(forms[name].get(outcome)),
+          endRun: (runId) => guard.endRun(runId),
+          free: () => guard.free(),
+        };
+      },
+      dispose: (guard) => guard.free(),
+    });
+    const timed = compareSides([side("error"), side("result")], steps, rounds);
+    out[kb] = { error: timed.error.ns, result: timed.result.ns };
   }
   return out;
 }
