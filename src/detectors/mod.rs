@@ -104,7 +104,7 @@ macro_rules! check_detectors {
     };
 }
 
-// `global_circuit_breaker` first: `decide_without_breaker` leaves out the first.
+// `global_circuit_breaker` first: `decide_naming_breaker` judges the others without it.
 check_detectors!(
     global_circuit_breaker,
     max_turns,
@@ -123,39 +123,53 @@ check_detectors!(
 /// detector in `ORDER`); among warnings, the first one that is due (see `should_emit_warning`).
 /// `None` when nothing fires or no warning is due.
 pub fn decide(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    decide_among(&ORDER, run, proposal, config)
+    let window = Window::new(run, proposal, config);
+    let mut findings = ORDER.map(|detect| detect(&window, proposal, config));
+    choose(&window, proposal, &findings).and_then(|i| findings.get_mut(i)?.take())
 }
 
-/// `decide` by every detector but `global_circuit_breaker` (the first in `ORDER`): the loop that a
-/// breaker's stop of `proposal` cut short, if another detector names it.
-pub fn decide_without_breaker(run: &Run, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    decide_among(ORDER.get(1..).unwrap_or_default(), run, proposal, config)
-}
-
-/// `decide` by `detectors` (in `ORDER`'s order).
-fn decide_among(
-    detectors: &[Detector],
+/// `decide`, and when its finding is `global_circuit_breaker`'s, the finding of every other
+/// detector that `decide` would choose among them: the loop the breaker's stop cut short, if
+/// another detector names it. The window is gathered and each detector judged once for both.
+pub fn decide_naming_breaker(
     run: &Run,
     proposal: &Proposal,
     config: &Config,
-) -> Option<Finding> {
+) -> (Option<Finding>, Option<Finding>) {
     let window = Window::new(run, proposal, config);
-    // One pass in `ORDER`, nothing collected: a more severe finding restarts the choice.
+    let mut findings = ORDER.map(|detect| detect(&window, proposal, config));
+    let Some(chosen) = choose(&window, proposal, &findings) else {
+        return (None, None);
+    };
+    // `global_circuit_breaker` is the first in `ORDER`.
+    let behind = match chosen {
+        0 => findings
+            .get(1..)
+            .and_then(|others| choose(&window, proposal, others))
+            .and_then(|i| findings.get_mut(i + 1)?.take()),
+        _ => None,
+    };
+    (findings.get_mut(chosen).and_then(Option::take), behind)
+}
+
+/// The index in `findings` (in `ORDER`'s order) of the one that decides: the most severe (ties go
+/// to the earlier); among warnings, the first one that is due.
+fn choose(window: &Window, proposal: &Proposal, findings: &[Option<Finding>]) -> Option<usize> {
     let mut top = Level::Ok;
     let mut chosen = None;
-    for finding in detectors
-        .iter()
-        .filter_map(|detect| detect(&window, proposal, config))
-    {
+    for (i, finding) in findings.iter().enumerate() {
+        let Some(finding) = finding else {
+            continue;
+        };
         if finding.level > top {
             top = finding.level;
             chosen = None;
         }
         if finding.level == top
             && chosen.is_none()
-            && (top != Level::Warning || should_emit_warning(&window, proposal, &finding))
+            && (top != Level::Warning || should_emit_warning(window, proposal, finding))
         {
-            chosen = Some(finding);
+            chosen = Some(i);
         }
     }
     chosen

@@ -11,7 +11,9 @@ use super::stop_cause::behind_breaker;
 use crate::config::tools::ToolKind;
 use crate::config::Config;
 use crate::detectors::NamedFiles;
-use crate::detectors::{decide, post_compaction_loop, shared_cause, stall, transient_failure};
+use crate::detectors::{
+    decide, decide_naming_breaker, post_compaction_loop, shared_cause, stall, transient_failure,
+};
 use crate::error::GuardError;
 use crate::json::members::{fnv1a, FNV_START};
 use crate::json::scrub::RawContent;
@@ -164,7 +166,8 @@ impl NativeEngine {
                 .last_arguments
                 .differing(fnv1a(FNV_START, call.tool.as_bytes()), members),
         };
-        let (answer, warned) = match decide(run, &proposal, config) {
+        let (found, others) = decide_naming_breaker(run, &proposal, config);
+        let (answer, warned) = match found {
             None => (Answer::allow(config.policy, &call.tool, run_id), None),
             Some(mut found) => {
                 if matches!(found.detector, DetectorId::Stall | DetectorId::ErrorRepeat) {
@@ -177,7 +180,7 @@ impl NativeEngine {
                 let warned = (found.level == Level::Warning).then_some(found.detector);
                 let mut verdict = Verdict::from_finding(&found, &call.tool, run_id);
                 if found.detector == DetectorId::GlobalCircuitBreaker {
-                    let behind = behind_breaker(run, &proposal, config);
+                    let behind = behind_breaker(run, &proposal, others.as_ref());
                     verdict.cause = behind.or(verdict.cause);
                 }
                 (Answer::Verdict(verdict.under_policy(config.policy)), warned)

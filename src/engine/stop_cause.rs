@@ -3,15 +3,19 @@
 //! the user should be told which. The cause is the finding the stopped call meets from the other
 //! detectors, or the outage the call is part of. Judged only when a run stops.
 
-use crate::config::Config;
-use crate::detectors::{decide_without_breaker, Proposal};
+use crate::detectors::Proposal;
 use crate::record::keys::tool_key;
 use crate::run::state::Run;
-use crate::verdict::{Basis, DetectorId, StopCause};
+use crate::verdict::{Basis, DetectorId, Finding, StopCause};
 
-/// The loop behind a `global_circuit_breaker` stop of `proposal`; `None` when nothing but the
-/// breaker's own count speaks against the call.
-pub fn behind_breaker(run: &Run, proposal: &Proposal, config: &Config) -> Option<StopCause> {
+/// The loop behind a `global_circuit_breaker` stop of `proposal`, given `others`: what the other
+/// detectors found (`detectors::decide_naming_breaker`); `None` when nothing but the breaker's own
+/// count speaks against the call.
+pub fn behind_breaker(
+    run: &Run,
+    proposal: &Proposal,
+    others: Option<&Finding>,
+) -> Option<StopCause> {
     if run
         .outages
         .of(tool_key(proposal.tool), &proposal.args)
@@ -23,5 +27,5 @@ pub fn behind_breaker(run: &Run, proposal: &Proposal, config: &Config) -> Option
             partner_tool: None,
         });
     }
-    decide_without_breaker(run, proposal, config).map(|found| StopCause::of(&found))
+    others.map(StopCause::of)
 }
