@@ -50,7 +50,7 @@ impl Engine {
         }
         match self {
             Engine::Native(engine) => engine.check(config, call, call.at.unwrap_or(now_ms)),
-            Engine::OpenClaw(engine) => openclaw_check(engine, config, call),
+            Engine::OpenClaw(engine) => engine.check(config, call),
         }
     }
 
@@ -66,7 +66,7 @@ impl Engine {
         }
         match self {
             Engine::Native(engine) => engine.record(config, outcome),
-            Engine::OpenClaw(engine) => openclaw_record(engine, config, outcome),
+            Engine::OpenClaw(engine) => engine.record(config, outcome),
         }
     }
 
@@ -126,28 +126,4 @@ impl Engine {
             Engine::OpenClaw(engine) => engine.runs.counts(),
         }
     }
-}
-
-// The OpenClaw engine's entry points, kept out of line: inlined, they made `Engine::check` and
-// `Engine::record` several times larger, and a fresh process compiles a wasm function whole on its
-// first call, so a default guard's first verdict paid for compiling the engine it does not run.
-
-/// `OpenClawEngine::check`, not inlined into `Engine::check`.
-#[inline(never)]
-fn openclaw_check(
-    engine: &mut OpenClawEngine,
-    config: &Config,
-    call: &CallInput,
-) -> Result<Answer, GuardError> {
-    engine.check(config, call)
-}
-
-/// `OpenClawEngine::record`, not inlined into `Engine::record`.
-#[inline(never)]
-fn openclaw_record(
-    engine: &mut OpenClawEngine,
-    config: &Config,
-    outcome: &ReceivedOutcome,
-) -> Result<Option<Answer>, GuardError> {
-    engine.record(config, outcome)
 }

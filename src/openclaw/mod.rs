@@ -111,7 +111,10 @@ impl OpenClawEngine {
         }
     }
 
-    /// Before dispatch.
+    /// Before dispatch. Never inlined (nor is `record`): inlined into `Engine::check`, it made that
+    /// function several times larger, and a fresh process compiles a wasm function whole on its
+    /// first call, so a default guard's first verdict paid for compiling an engine it does not run.
+    #[inline(never)]
     pub fn check(&mut self, config: &Config, call: &CallInput) -> Result<Answer, GuardError> {
         let tool = normalise_tool(&call.tool);
         let args = args_of(&tool, call)?;
@@ -167,6 +170,7 @@ impl OpenClawEngine {
     /// when its arguments were withheld and are needed (`process` and `message` outcomes depend on
     /// them), no running call has the call id, or a thrown error's message came hashed: `record`
     /// of the JSON record answers then.
+    #[inline(never)]
     pub fn record(
         &mut self,
         config: &Config,
