@@ -66,7 +66,7 @@ impl Note {
     }
 }
 
-/// The notes of the window's records, oldest first. Boxed: a run with none (most runs) pays one
+/// The notes of the window's records, ordered by position (every change keeps the order). Boxed: a run with none (most runs) pays one
 /// pointer for them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RecordNotes {
@@ -102,7 +102,16 @@ impl RecordNotes {
 
     /// Forgets the notes of records before history position `first_seq`.
     pub fn drop_before(&mut self, first_seq: u64) {
-        self.retain_and_shift(|seq| (seq >= first_seq).then_some(seq));
+        let Some(entries) = &mut self.entries else {
+            return;
+        };
+        let gone = entries.partition_point(|(seq, _)| *seq < first_seq);
+        if gone > 0 {
+            entries.drain(..gone);
+            if entries.is_empty() {
+                self.entries = None;
+            }
+        }
     }
 
     /// Forgets the notes of the record at `seq`, withdrawn from the window, and moves those of
@@ -147,10 +156,16 @@ impl RecordNotes {
         })
     }
 
+    /// The notes of the record at `seq`: found by a binary search (the entries are ordered by
+    /// position), as the detectors ask for every record they walk.
     fn at(&self, seq: u64) -> impl Iterator<Item = Note> + Clone + '_ {
-        self.entries()
+        let entries = self.entries();
+        let first = entries.partition_point(|(at, _)| *at < seq);
+        entries
+            .get(first..)
+            .unwrap_or_default()
             .iter()
-            .filter(move |(at, _)| *at == seq)
+            .take_while(move |(at, _)| *at == seq)
             .map(|(_, note)| *note)
     }
 
