@@ -1,6 +1,7 @@
 //! Property tests (proptest) of the core: key order never changes a fingerprint; canonical JSON is a
 //! fixed point; interleaving runs never changes a run's verdicts; export, import and continue
-//! equals the uninterrupted run; a run's window never holds more than `historySize` records. Ops
+//! equals the uninterrupted run; a long window's counts and links stay those of its records; a
+//! run's window never holds more than `historySize` records. Ops
 //! come from a small alphabet of runs, tools, arguments and results so that loops actually form.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -224,6 +225,36 @@ proptest! {
         prop_assert_eq!(second.import_run(&first.export_run(Some("r"))).unwrap(), Some("r".to_owned()));
         got.extend(steps[cut..].iter().enumerate().flat_map(|(i, s)| play(&mut second, "r", s, at(cut + i))));
         prop_assert_eq!(got, expected);
+    }
+
+    /// Windows of 64 records or more are counted by call and outcome and linked to the previous
+    /// record of each call; in a debug build every read of the counts and links checks them
+    /// against the window (`Run::counts`, `Run::chain`), here across host-reported progress,
+    /// compaction and a move to another guard, where the moved run answers as the one that stayed.
+    #[test]
+    fn long_windows_keep_their_counts_and_links(
+        steps in prop::collection::vec(step(), 64..200),
+        history in 64u32..80,
+        ops in prop::collection::vec(0u8..32, 200),
+        moved_at in 64usize..200,
+    ) {
+        let config = json!({"historySize": history});
+        let (mut stayed, mut moved) = (Guard::new(&config).unwrap(), Guard::new(&config).unwrap());
+        for (i, (s, op)) in steps.iter().zip(&ops).enumerate() {
+            if i == moved_at {
+                moved.import_run(&stayed.export_run(Some("r"))).unwrap();
+            }
+            let guards: &mut [&mut Guard] = if i >= moved_at { &mut [&mut stayed, &mut moved] } else { &mut [&mut stayed] };
+            let mut answers = guards.iter_mut().map(|guard| match op {
+                0 => { guard.compacted(Some("r")); vec![] }
+                1 => { guard.progress(Some("r")); vec![] }
+                _ => play(guard, "r", s, at(i)),
+            });
+            let first = answers.next();
+            for other in answers {
+                prop_assert_eq!(&other, first.as_ref().unwrap());
+            }
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod call_set;
 
 use crate::config::tools::{Cap, ToolKind};
 use crate::config::Config;
+use crate::run::call_chain::CallChain;
 use crate::run::call_record::{CallRecord, Fingerprint};
 use crate::run::record_notes::Target;
 use crate::run::state::Run;
@@ -191,6 +192,21 @@ struct OutcomeStreak {
 }
 
 impl OutcomeStreak {
+    /// Whether `stall` weighs this streak: a read's, of an outcome that is neither blank nor an
+    /// error, with no mutation among its records (whether its arguments differ it asks itself).
+    fn weighed_by_stall(&self, proposal: &Proposal) -> bool {
+        proposal.kind.judged_as_read()
+            && !self.blank
+            && !self.newest_is_error
+            && !self.holds_mutations
+    }
+
+    /// Whether a detector weighs this streak (`error_repeat` an error's, `stall` as above): a
+    /// streak neither weighs is not followed to its end (`gather`).
+    fn weighed(&self, proposal: &Proposal) -> bool {
+        self.newest_is_error || self.weighed_by_stall(proposal)
+    }
+
     /// The proposed call repeats a question the streak already answered. For a forecast (the
     /// identical next call after a record), the recorded call must itself have been a repeat:
     /// a model going through new arguments is not told what repeating one would do.
@@ -347,9 +363,13 @@ impl<'r> Window<'r> {
     }
 
     /// Whether any of the records at `indices` made a call that a record older than it in
-    /// `records` made too: one pass over the older records, each looked up in a `CallSet` of the
-    /// calls asked about (a scan of the window for each would be quadratic in it).
+    /// `records` made too: where the window's records are linked, each call's links followed back
+    /// (`asked_before`); otherwise one pass over the older records, each looked up in a `CallSet`
+    /// of the calls asked about (a scan of the window for each would be quadratic in it).
     fn any_asked_before(&self, indices: &[usize]) -> bool {
+        if let Some(chain) = self.run.chain() {
+            return indices.iter().any(|&i| self.asked_before(chain, i));
+        }
         let Some(&newest) = indices.iter().max() else {
             return false;
         };
@@ -367,6 +387,26 @@ impl<'r> Window<'r> {
                     .newest(earlier.tool(), &earlier.args)
                     .is_some_and(|i| j < i)
             })
+    }
+
+    /// Whether a record older than `records[index]` made its call: its call's links followed
+    /// back (`CallChain`), checking each record met, as calls that share a key share them.
+    fn asked_before(&self, chain: &CallChain, index: usize) -> bool {
+        let all = self.run.records();
+        let Some(record) = self.records.get(index) else {
+            return false;
+        };
+        let mut at = self.first + index;
+        while let Some(earlier) = chain.previous(at).filter(|&i| i >= self.first) {
+            if all
+                .get(earlier)
+                .is_some_and(|r| r.same_call(record.tool(), &record.args))
+            {
+                return true;
+            }
+            at = earlier;
+        }
+        false
     }
 
     /// Completed calls since the newest one that changed the world (`CallRecord::changed_world`)
@@ -416,12 +456,12 @@ impl<'r> Window<'r> {
                 }
                 continue;
             }
-            let targets = self.run.notes.targets(self.run.seq_of(self.first + i));
+            // Looked up only where a rule reads them (most walked records are reads).
+            let targets = || self.run.notes.targets(self.run.seq_of(self.first + i));
             // Edits of other files cannot change what a read of named files returns.
             let other_files = || {
                 reads_only_named()
-                    && targets
-                        .clone()
+                    && targets()
                         .all(|t| matches!(t, Target::File(f) if !proposal.names.get().contains(&f)))
             };
             if !record.changed_world() {
@@ -439,7 +479,7 @@ impl<'r> Window<'r> {
             same.only_reads = false;
             if completed == 0 {
                 same.changes_since += 1;
-                for target in targets {
+                for target in targets() {
                     same.untested_change |= match target {
                         Target::Everything => true,
                         Target::File(file) => proposal.names.get().contains(&file),
@@ -449,7 +489,7 @@ impl<'r> Window<'r> {
                 }
             } else {
                 same.changes += 1;
-                before.extend(targets);
+                before.extend(targets());
             }
         }
         same.changes += same.changes_since;
@@ -492,7 +532,8 @@ impl<'r> Window<'r> {
     }
 
     /// The newest completed records of the proposed tool (any args) that share the newest one's
-    /// outcome; `None` when the tool has no completed record.
+    /// outcome; `None` when the tool has no completed record. Complete only where a detector
+    /// weighs it (`OutcomeStreak::weighed`).
     fn same_tool_outcome_streak(&self) -> Option<OutcomeStreak> {
         self.tool_streak
     }
@@ -516,9 +557,10 @@ impl<'r> Window<'r> {
 
 /// One pass over the proposed tool's records, newest first: the proposed fingerprint's
 /// (`SameCall`) and the tool's outcome streak (its newest completed records sharing the newest
-/// one's outcome).
+/// one's outcome). In a window whose records are linked (`Run::chain`) the fingerprint's records
+/// are found by their links, and the pass, only the streak's, jumps over stretches of refusals.
 fn gather<'r>(
-    run: &Run,
+    run: &'r Run,
     records: &'r [CallRecord],
     proposal: &Proposal,
 ) -> (SameCall<'r>, Option<OutcomeStreak>) {
@@ -530,13 +572,32 @@ fn gather<'r>(
     let mut streak: Option<(&CallRecord, OutcomeStreak)> = None;
     let mut streak_ended = false;
     let mut changed = false;
+    // Where the window's records are linked, the proposed call's are found by its links and the
+    // walk is only the streak's.
+    let linked = run.chain().is_some();
+    if let Some(chain) = run.chain() {
+        same = linked_same_call(run, chain, records.len(), tool, &proposal.args);
+    }
     // The tool's completed records, and the proposed call's records and completed ones, not met
     // yet (at least: `CallCounts`).
     let counts = run.counts();
     let mut tool_done_left = counts.of_completed_tool(tool);
-    let mut call_left = counts.of_call(tool, &proposal.args);
-    let mut call_done_left = counts.of_completed_call(tool, &proposal.args);
-    for (i, record) in records.iter().enumerate().rev() {
+    let call_count = |count: u32| if linked { 0 } else { count };
+    let mut call_left = call_count(counts.of_call(tool, &proposal.args));
+    let mut call_done_left = call_count(counts.of_completed_call(tool, &proposal.args));
+    let first = run.records().len().saturating_sub(records.len());
+    let mut next = records.len();
+    while let Some(i) = next.checked_sub(1) {
+        next = i;
+        let Some(record) = records.get(i) else {
+            break;
+        };
+        // Once the call's records are known, only outcomes matter: a stretch of refusals is
+        // passed at once.
+        if linked && record.is_vetoed() {
+            next = run.refusals_from(first + i).saturating_sub(first);
+            continue;
+        }
         // Everything asked for is known, or no older record of the tool or call is left to
         // change it.
         let streak_known = streak_ended || tool_done_left == 0;
@@ -585,8 +646,45 @@ fn gather<'r>(
             }
             Some(_) => streak_ended = true,
         }
+        // No detector reads the rest of it (its length counts only the records met).
+        streak_ended |= streak.as_ref().is_some_and(|(_, s)| !s.weighed(proposal));
     }
     (same, streak.map(|(_, streak)| streak))
+}
+
+/// What `gather` asks of the records of the call `(tool, args)` in the last `counted` records of
+/// the window, found by following the call's links back from its newest record (`CallChain`),
+/// and whether a record newer than its newest settled one changed something
+/// (`Run::newest_change`).
+fn linked_same_call<'r>(
+    run: &'r Run,
+    chain: &CallChain,
+    counted: usize,
+    tool: u16,
+    args: &Fingerprint,
+) -> SameCall<'r> {
+    let mut same = SameCall::default();
+    let all = run.records();
+    let first = all.len().saturating_sub(counted);
+    let mut at = chain.newest(tool, args, all.len(), run.next_seq);
+    while let Some(i) = at.filter(|&i| i >= first) {
+        let Some(record) = all.get(i) else {
+            break;
+        };
+        if record.same_call(tool, args) {
+            if !record.is_pending() && same.newest_settled.is_none() {
+                same.newest_settled = Some(record);
+                same.newest_settled_index = Some(i - first);
+                same.changed_since_settled = run.changed_between(i, all.len());
+            }
+            if record.outcome().is_some() {
+                same.newest_done = Some(record);
+                break;
+            }
+        }
+        at = chain.previous(i);
+    }
+    same
 }
 
 /// Where the tail that repeats with period `period` and is continued by the proposed call starts.

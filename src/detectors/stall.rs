@@ -16,11 +16,11 @@ use crate::run::state::Run;
 use crate::verdict::{DetectorId, Finding};
 
 pub fn detect(window: &Window, proposal: &Proposal, config: &Config) -> Option<Finding> {
-    if !config.detectors.on(DetectorId::Stall) || !proposal.kind.judged_as_read() {
+    if !config.detectors.on(DetectorId::Stall) {
         return None;
     }
     let streak = window.same_tool_outcome_streak()?;
-    if streak.one_args || streak.blank || streak.newest_is_error || streak.holds_mutations {
+    if streak.one_args || !streak.weighed_by_stall(proposal) {
         return None;
     }
     streak.weak_finding(DetectorId::Stall, proposal)

@@ -10,108 +10,11 @@
 //! completions, each of its distinct outcomes), the table at most three quarters full.
 
 use crate::run::call_record::{CallRecord, Fingerprint};
-
-/// A slot no key holds (a key that is 0 is counted as 1: keys that meet add up anyway).
-const EMPTY: u32 = 0;
+use crate::run::key_table::KeyTable;
 
 /// Records a window holds before its records are counted: walks of fewer cost less than the
 /// counts would (a short run pays nothing for them).
 pub const COUNTED_FROM: usize = 64;
-
-/// Counts under 32-bit keys that are hashes already: open addressing on the key's low bits,
-/// linear probing, at most three quarters full, a key removed when its count reaches zero (the keys after it
-/// shifted back, so no slot is ever a tombstone).
-#[derive(Debug, Clone, Default)]
-struct CountTable {
-    slots: Vec<(u32, u32)>,
-    len: usize,
-}
-
-impl CountTable {
-    /// The slot holding `key`, or the empty slot where it would go; `None` before the first key.
-    fn slot(&self, key: u32) -> Option<usize> {
-        let mask = self.slots.len().checked_sub(1)?;
-        let mut slot = key as usize & mask;
-        loop {
-            match self.slots.get(slot) {
-                Some(&(kept, _)) if kept != EMPTY && kept != key => slot = (slot + 1) & mask,
-                Some(_) => return Some(slot),
-                None => return None,
-            }
-        }
-    }
-
-    fn get(&self, key: u32) -> u32 {
-        let key = key.max(1);
-        self.slot(key)
-            .and_then(|slot| self.slots.get(slot))
-            .map_or(0, |&(_, count)| count)
-    }
-
-    fn add(&mut self, key: u32) {
-        let key = key.max(1);
-        if 4 * (self.len + 1) > 3 * self.slots.len() {
-            self.grow();
-        }
-        if let Some(entry) = self.slot(key).and_then(|slot| self.slots.get_mut(slot)) {
-            self.len += usize::from(entry.0 == EMPTY);
-            *entry = (key, entry.1 + 1);
-        }
-    }
-
-    fn remove(&mut self, key: u32) {
-        let key = key.max(1);
-        let Some(slot) = self.slot(key) else {
-            return;
-        };
-        let Some(entry) = self.slots.get_mut(slot) else {
-            return;
-        };
-        if entry.0 == EMPTY {
-            return;
-        }
-        entry.1 -= 1;
-        if entry.1 == 0 {
-            self.vacate(slot);
-        }
-    }
-
-    /// Empties `hole`, moving back each later key of its probe sequence that may sit there.
-    fn vacate(&mut self, mut hole: usize) {
-        let mask = self.slots.len() - 1;
-        let mut next = (hole + 1) & mask;
-        while let Some(&(key, count)) = self.slots.get(next).filter(|(key, _)| *key != EMPTY) {
-            let home = key as usize & mask;
-            if next.wrapping_sub(home) & mask >= next.wrapping_sub(hole) & mask {
-                if let Some(free) = self.slots.get_mut(hole) {
-                    *free = (key, count);
-                }
-                hole = next;
-            }
-            next = (next + 1) & mask;
-        }
-        if let Some(free) = self.slots.get_mut(hole) {
-            *free = (EMPTY, 0);
-        }
-        self.len -= 1;
-    }
-
-    /// Doubles the table (from 8 slots), placing every key again.
-    fn grow(&mut self) {
-        let size = (2 * self.slots.len()).max(8);
-        let kept = std::mem::replace(&mut self.slots, vec![(EMPTY, 0); size]);
-        for (key, count) in kept.into_iter().filter(|&(key, _)| key != EMPTY) {
-            if let Some(free) = self.slot(key).and_then(|slot| self.slots.get_mut(slot)) {
-                *free = (key, count);
-            }
-        }
-    }
-
-    fn clear(&mut self) {
-        self.slots.clear();
-        self.len = 0;
-    }
-}
 
 #[derive(Debug, Clone, Default)]
 pub struct CallCounts {
@@ -120,7 +23,7 @@ pub struct CallCounts {
     active: bool,
     /// Records per call key, completed ones per completed-call key and per (call, outcome) key;
     /// none kept at zero.
-    keys: CountTable,
+    keys: KeyTable,
     /// Records per tool index.
     tools: Vec<ToolCount>,
 }
@@ -141,7 +44,7 @@ fn call_mix(tool: u16, args: &Fingerprint) -> u64 {
 }
 
 /// The key of a call.
-fn call_key(tool: u16, args: &Fingerprint) -> u32 {
+pub fn call_key(tool: u16, args: &Fingerprint) -> u32 {
     fold(call_mix(tool, args))
 }
 
@@ -249,11 +152,11 @@ impl CallCounts {
         let mut fresh = CallCounts::default();
         fresh.rebuild(records);
         let tools = self.tools.len().max(fresh.tools.len());
-        let kept = fresh.keys.slots.iter().filter(|(key, _)| *key != EMPTY);
-        fresh.keys.len == self.keys.len
-            && kept
-                .clone()
-                .all(|&(key, count)| self.keys.get(key) == count)
+        fresh.keys.len() == self.keys.len()
+            && fresh
+                .keys
+                .entries()
+                .all(|(key, count)| self.keys.get(key) == count)
             && (0..tools).all(|tool| {
                 let tool = u16::try_from(tool).unwrap_or(u16::MAX);
                 (self.of_tool(tool), self.of_completed_tool(tool))
@@ -312,32 +215,6 @@ mod tests {
         assert_eq!(counts.of_call(0, &[1; 8]), 0);
         assert_eq!(counts.of_answer(0, &[1; 8], &[7; 8]), 0);
         assert_eq!((counts.of_tool(0), counts.of_completed_tool(0)), (1, 0));
-        assert_eq!(counts.keys.len, 2, "no key is kept at zero");
-    }
-
-    /// The table counts as a map does, keys sharing their low bits (long probe runs, keys
-    /// shifted back on removal) and the key 0 included.
-    #[test]
-    fn the_table_counts_as_a_map_does() {
-        let mut table = CountTable::default();
-        let mut map = std::collections::BTreeMap::new();
-        let mut rng = crate::json::test_rng::Rng(35);
-        for step in 0..20_000u64 {
-            let key = ((rng.below(40) as u32) << 16) | (rng.below(3) as u32 * 64);
-            let count: &mut u32 = map.entry(key.max(1)).or_default();
-            if *count > 0 && rng.below(2) == 0 {
-                *count -= 1;
-                table.remove(key);
-            } else {
-                *count += 1;
-                table.add(key);
-            }
-            map.retain(|_, count| *count > 0);
-            if step % 97 == 0 {
-                assert_eq!(table.len, map.len());
-                assert!(map.iter().all(|(&key, &count)| table.get(key) == count));
-            }
-        }
-        assert_eq!(table.get(12345), 0);
+        assert_eq!(counts.keys.len(), 2, "no key is kept at zero");
     }
 }

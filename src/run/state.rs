@@ -3,6 +3,7 @@
 //! counters, cap log and compaction watch. Records enter the window here and are settled here.
 
 use crate::config::tools::{Cap, ToolKind};
+use crate::run::call_chain::CallChain;
 use crate::run::call_counts::{CallCounts, COUNTED_FROM};
 use crate::run::call_ids::CallIds;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
@@ -10,6 +11,7 @@ use crate::run::last_arguments::LastArguments;
 use crate::run::outages::Outages;
 use crate::run::record_meta::MAX_TOOLS;
 use crate::run::record_notes::RecordNotes;
+use crate::run::refusal_stretches::RefusalStretches;
 use crate::run::streaks::Streaks;
 use crate::run::tool_table::ToolTable;
 use crate::verdict::DetectorId;
@@ -103,14 +105,26 @@ pub struct Run {
     /// `restore`, `keep_newest` and `settle`, which keep `start` and `missing_reports` right.
     records: Vec<CallRecord>,
     start: usize,
+    /// Pending records in the window: a search for the one an outcome settles stops once it has
+    /// met them all (at the oldest), not at the window's start.
+    pending: u32,
     /// How many records in the window had an outcome that reported their tool missing: lets
     /// `unknown_tool_repeat` skip its scans in the usual run that has none.
     missing_reports: u32,
     /// The window's records by call, outcome and tool, kept with the records.
     counts: CallCounts,
+    /// Each window record's link to the previous record of its call, kept with the counts.
+    /// Boxed: a run too short to be counted pays one pointer for it.
+    chain: Option<Box<CallChain>>,
     /// The history position of the next record; the window holds the `records().len()` before
     /// it.
     pub next_seq: u64,
+    /// One past the history position of the newest record that changed something
+    /// (`CallRecord::changed_state`), 0 for none; one before the window's start is as good as
+    /// none.
+    newest_change: u64,
+    /// The window's stretches of consecutive refusals.
+    refusals: RefusalStretches,
     /// Refusals in a row at the end of the run, whatever the fingerprint.
     pub trailing_vetoes: u32,
     /// Records before this sequence number do not count towards streaks (host-reported progress).
@@ -148,6 +162,73 @@ impl Run {
     pub fn counts(&self) -> &CallCounts {
         debug_assert!(self.counts.are_those_of(self.records()));
         &self.counts
+    }
+
+    /// The window's records linked to the previous record of their call, once they are counted.
+    pub fn chain(&self) -> Option<&CallChain> {
+        let chain = self.chain.as_deref();
+        debug_assert!(chain.is_none_or(|c| c.is_that_of(self.records(), self.first_seq())));
+        chain
+    }
+
+    /// In a debug build, checks the counts and links against the window (after every change,
+    /// so the tests that make long windows check them all).
+    fn debug_check(&self) {
+        debug_assert!(self.counts.are_those_of(self.records()));
+        debug_assert!(self
+            .refusals
+            .hold_only_refusals(self.records(), self.first_seq()));
+        debug_assert_eq!(self.newest_change(), {
+            let newest = self.records().iter().rposition(CallRecord::changed_state);
+            newest.map(|i| self.seq_of(i))
+        });
+        debug_assert_eq!(
+            self.pending as usize,
+            self.records().iter().filter(|r| r.is_pending()).count()
+        );
+        debug_assert!(self
+            .chain()
+            .is_none_or(|chain| chain.is_that_of(self.records(), self.first_seq())));
+    }
+
+    /// The history position of the window's newest record that changed something
+    /// (`CallRecord::changed_state`), if it holds one.
+    pub fn newest_change(&self) -> Option<u64> {
+        let seq = self.newest_change.checked_sub(1)?;
+        (seq >= self.first_seq()).then_some(seq)
+    }
+
+    /// Whether a record of the window after index `after` and before index `before` changed
+    /// something (`CallRecord::changed_state`): told by the newest that did, unless it is
+    /// newer than `before` (outcomes settled out of order), when the records between are read.
+    pub fn changed_between(&self, after: usize, before: usize) -> bool {
+        match self.newest_change() {
+            None => false,
+            Some(change) if change < self.seq_of(before) => change > self.seq_of(after),
+            Some(_) => self
+                .records()
+                .get(after + 1..before)
+                .unwrap_or_default()
+                .iter()
+                .any(CallRecord::changed_state),
+        }
+    }
+
+    /// The window index of the first record of the stretch of refusals holding the record at
+    /// `index` (`index` itself when none does).
+    pub fn refusals_from(&self, index: usize) -> usize {
+        let seq = self.seq_of(index);
+        let first = self
+            .refusals
+            .start_of(seq)
+            .unwrap_or(seq)
+            .max(self.first_seq());
+        index.saturating_sub((seq - first) as usize)
+    }
+
+    /// The history position of the window's oldest record.
+    fn first_seq(&self) -> u64 {
+        self.next_seq.saturating_sub(self.records().len() as u64)
     }
 
     /// Whether any record in the window reported its tool missing.
@@ -203,16 +284,22 @@ impl Run {
         }
         self.tools = ToolTable::from_names(kept.iter().copied());
         if self.counts.active() {
-            self.counts
-                .rebuild(self.records.get(self.start..).unwrap_or_default());
+            self.relink();
         }
+    }
+
+    /// Counts and links the window's records from scratch, and from now on.
+    fn relink(&mut self) {
+        let first_seq = self.first_seq();
+        let records = self.records.get(self.start..).unwrap_or_default();
+        self.counts.rebuild(records);
+        self.chain = Some(Box::new(CallChain::of(records, first_seq)));
     }
 
     /// Starts counting the window's records (`CallCounts`) once it holds `COUNTED_FROM`.
     fn count_records(&mut self) {
         if !self.counts.active() && self.records().len() >= COUNTED_FROM {
-            self.counts
-                .rebuild(self.records.get(self.start..).unwrap_or_default());
+            self.relink();
         }
     }
 
@@ -244,16 +331,22 @@ impl Run {
                     .reserve_exact(grown.saturating_sub(self.records.len()).max(1));
             }
         }
-        self.next_seq += 1;
         self.counts.add(&record);
+        self.pending += u32::from(record.is_pending());
+        if let Some(chain) = &mut self.chain {
+            chain.push(&record, self.next_seq);
+        }
+        self.next_seq += 1;
         self.records.push(record);
         self.count_records();
+        self.debug_check();
         self.records().len() - 1
     }
 
     /// Appends a record decoded from a snapshot (`next_seq` is restored with the run).
     pub fn restore(&mut self, record: CallRecord) {
         self.missing_reports += u32::from(record.reported_missing());
+        self.pending += u32::from(record.is_pending());
         self.counts.add(&record);
         self.records.push(record);
     }
@@ -268,18 +361,32 @@ impl Run {
         self.records.drain(..self.start);
         self.start = 0;
         self.records.shrink_to_fit();
-        self.count_records();
+        let newest_change = self.records().iter().rposition(CallRecord::changed_state);
+        self.newest_change = newest_change.map_or(0, |i| self.seq_of(i) + 1);
+        self.refusals = RefusalStretches::of(self.records(), self.first_seq());
+        if self.counts.active() {
+            self.relink();
+        } else {
+            self.count_records();
+        }
+        self.debug_check();
     }
 
     /// Drops the oldest record (its slot is reclaimed when the window moves to the front) and
     /// what it may have changed.
     fn pop_oldest(&mut self) {
+        let oldest_seq = self.first_seq();
         if let Some(oldest) = self.records.get(self.start) {
             let missing = u32::from(oldest.reported_missing());
             self.missing_reports = self.missing_reports.saturating_sub(missing);
             self.counts.remove(oldest);
+            self.pending = self.pending.saturating_sub(u32::from(oldest.is_pending()));
+            if let Some(chain) = &mut self.chain {
+                chain.pop_oldest(oldest, oldest_seq);
+            }
             self.start += 1;
             let first_seq = self.next_seq.saturating_sub(self.records().len() as u64);
+            self.refusals.drop_before(first_seq);
             self.notes.drop_before(first_seq);
             self.call_ids.drop_before(first_seq);
         }
@@ -294,16 +401,24 @@ impl Run {
     /// The newest pending record of `tool` whose argument text matches: its fingerprint can be
     /// reused for the outcome without hashing the arguments again.
     pub fn find_pending_by_text(&self, tool: u16, args_text_hash: u64) -> Option<usize> {
-        self.records()
-            .iter()
-            .rposition(|r| r.tool() == tool && r.args_text_hash() == Some(args_text_hash))
+        self.pending_newest_first()
+            .find(|(_, r)| r.tool() == tool && r.args_text_hash() == Some(args_text_hash))
+            .map(|(i, _)| i)
+    }
+
+    /// The window's pending records, newest first, with their indices.
+    fn pending_newest_first(&self) -> impl Iterator<Item = (usize, &CallRecord)> + Clone {
+        let pending = self.records().iter().enumerate().rev();
+        pending
+            .filter(|(_, r)| r.is_pending())
+            .take(self.pending as usize)
     }
 
     /// The newest pending record of `tool` checked with the call id whose hash is `call_id`.
     pub fn find_pending_by_call_id(&self, call_id: u64, tool: u16) -> Option<usize> {
-        self.records()
-            .iter()
-            .rposition(|r| r.tool() == tool && r.is_pending() && r.has_call_id(call_id))
+        self.pending_newest_first()
+            .find(|(_, r)| r.tool() == tool && r.has_call_id(call_id))
+            .map(|(i, _)| i)
     }
 
     /// The pending record an outcome settles: the newest with its call id (whatever its tool),
@@ -317,15 +432,12 @@ impl Run {
         args: &Fingerprint,
         from: usize,
     ) -> Option<usize> {
-        let newer = self.records().get(from..).unwrap_or_default();
-        let by_id = call_id.and_then(|id| newer.iter().rposition(|r| r.has_call_id(id)));
+        // Only a pending record has a call id.
+        let mut newer = self.pending_newest_first().take_while(|&(i, _)| i >= from);
+        let by_id = call_id.and_then(|id| newer.clone().find(|(_, r)| r.has_call_id(id)));
         by_id
-            .or_else(|| {
-                newer
-                    .iter()
-                    .rposition(|r| r.is_pending() && r.same_call(tool, args))
-            })
-            .map(|i| i + from)
+            .or_else(|| newer.find(|(_, r)| r.same_call(tool, args)))
+            .map(|(i, _)| i)
     }
 
     /// The history position of the oldest earlier completed record of the same call as the record
@@ -359,21 +471,33 @@ impl Run {
             _ => None,
         };
         let before = Streaks::before(self, index, tool, &args, outcome.as_ref());
+        let seq = self.seq_of(index);
         let (same_outcome_run, no_progress) = before.counters(&state);
         if let Some(record) = self.records.get_mut(self.start + index) {
             let was_missing = u32::from(record.reported_missing());
+            let was_pending = record.is_pending();
             self.counts.remove(record);
             record.set_state(state);
+            self.pending = self
+                .pending
+                .saturating_sub(u32::from(was_pending && !record.is_pending()));
             record.set_counters(same_outcome_run, no_progress);
             if outcome.is_some() && !before.seen() {
                 record.mark_novel();
+            }
+            if record.changed_state() {
+                self.newest_change = self.newest_change.max(seq + 1);
             }
             self.missing_reports = self.missing_reports.saturating_sub(was_missing)
                 + u32::from(record.reported_missing());
             self.counts.add(record);
         }
+        self.debug_check();
         match state {
             RecordState::Vetoed => {
+                if index + 1 == self.records().len() {
+                    self.refusals.refused(seq);
+                }
                 self.trailing_vetoes = self.trailing_vetoes.saturating_add(1);
                 self.stale_calls = self.stale_calls.saturating_add(1);
             }
@@ -441,12 +565,25 @@ impl Run {
         }
         let withdrawn = self.records.remove(self.start + index);
         self.counts.remove(&withdrawn);
+        self.pending = self
+            .pending
+            .saturating_sub(u32::from(withdrawn.is_pending()));
         self.next_seq = self.next_seq.saturating_sub(1);
+        if self.chain.is_some() {
+            // Later records moved back one position: their links are made again.
+            let records = self.records.get(self.start..).unwrap_or_default();
+            self.chain = Some(Box::new(CallChain::of(records, self.first_seq())));
+        }
+        self.refusals.withdraw(seq);
         self.notes.withdraw(seq);
         self.call_ids.withdraw(seq);
         if self.progress_floor > seq {
             self.progress_floor -= 1;
         }
+        if self.newest_change > seq + 1 {
+            self.newest_change -= 1;
+        }
+        self.debug_check();
         self.trailing_vetoes = 0;
     }
 }

@@ -60,13 +60,17 @@ impl Streaks {
                 .of_answer(tool, args, outcome)
                 .saturating_sub(u32::try_from(later).unwrap_or(u32::MAX))
         });
-        for (i, earlier) in records
-            .get(..end)
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-            .rev()
-        {
+        // The records before `index` newest first: where they are linked, only those under the
+        // call's key (`CallChain`), and what changed in between is asked of the run.
+        let linked = run.chain().filter(|_| end < records.len());
+        let step = move |i: usize| match linked {
+            Some(chain) => chain.previous(i),
+            None => i.checked_sub(1),
+        };
+        for i in std::iter::successors(step(end), |&i| step(i)) {
+            let Some(earlier) = records.get(i) else {
+                break;
+            };
             // No older record of the call is left: nothing it found can change.
             let novelty_known = streaks.seen || outcome.is_none() || answer_left == 0;
             let streaks_known = (settled_found || call_left == 0)
@@ -85,6 +89,9 @@ impl Streaks {
             if counted && same_call && !earlier.is_pending() {
                 if !settled_found {
                     settled_found = true;
+                    if linked.is_some() {
+                        changed_between = run.changed_between(i, end);
+                    }
                     if !changed_between {
                         streaks.quiet_no_progress = earlier.no_progress();
                     }
@@ -92,7 +99,7 @@ impl Streaks {
                 if let (None, Some(done)) = (streaks.last_done, earlier.outcome()) {
                     streaks.last_done = Some((*done, earlier.same_outcome_run()));
                 }
-            } else if !settled_found && earlier.changed_state() {
+            } else if linked.is_none() && !settled_found && earlier.changed_state() {
                 changed_between = true;
             }
             // A refusal has no outcome to find again: only the streaks matter.
