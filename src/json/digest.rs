@@ -15,9 +15,10 @@ pub type HostSha256 = fn(&[u8]) -> Option<Digest>;
 /// Inputs at least this long go to the host's SHA-256 when there is one: below, the call into the
 /// host costs more than hashing in place. Measured through the package: compiled, ~0.5 µs plus
 /// ~0.25 µs a 64-byte block; node:crypto's one-shot through `setHostSha256`, ~0.8 µs plus ~0.75 ns
-/// a byte at best, more inside a real check or record: 128-byte streams were slower on the host in
-/// bench row (a) under Node 20. From 256 bytes the host is ahead by ~0.5 µs (Node 20 and 24).
-const HOST_SHA256_MIN_BYTES: usize = 256;
+/// a byte at best. From 128 bytes (three blocks with the padding) the host is ahead inside real
+/// checks and records on Node 22, 24 and 26 (bench rows (a), (b) and the real records); at 64 it
+/// is not. Node 20, where 128 was slower, is below the package's engines.
+const HOST_SHA256_MIN_BYTES: usize = 128;
 
 thread_local! {
     static HOST_SHA256: Cell<Option<HostSha256>> = const { Cell::new(None) };
