@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { bundleNodeEntries } from "./node-entry-bundle.mjs";
 import { WASM_GZIP_BUDGET } from "./wasm-budget.mjs";
+import { WASM_OPT_FLAGS } from "./wasm-opt-flags.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const build = path.join(root, "build");
@@ -54,28 +55,6 @@ requireTool("cargo", "install Rust with rustup");
 requireTool("wasm-bindgen", "run scripts/setup.sh");
 requireTool("wasm-opt", "npm ci installs it from the binaryen package");
 requireTool("tsc", "npm ci installs typescript");
-
-// wasm-opt's optimisation of the shipped .wasm. The target_features section that wasm-bindgen
-// writes names only reference-types (see below), so the features the Rust target uses are named
-// here; the shipped .wasm carries no section.
-//
-// -O3 inlines every function that has a single caller, whatever its size, which undid the Rust
-// side's out-of-line error paths and made the first path's functions large: V8 compiles a wasm
-// function whole on its first call, so a fresh process's first verdict compiled them all. Capped
-// at 400 (binaryen's size units), the first verdict compiles ~97 KB of wasm, not ~148 KB.
-const WASM_OPT_FLAGS = [
-  "-O3",
-  "--one-caller-inline-max-function-size=400",
-  "--converge",
-  "--strip-producers",
-  "--strip-target-features",
-  "--enable-bulk-memory",
-  "--enable-nontrapping-float-to-int",
-  "--enable-sign-ext",
-  "--enable-mutable-globals",
-  "--enable-multivalue",
-  "--enable-reference-types",
-];
 
 // What Cargo knows: version, library name, target directory.
 const metadata = JSON.parse(run("cargo", ["metadata", "--no-deps", "--format-version", "1"], { capture: true }));

@@ -425,6 +425,7 @@ impl<'r> Window<'r> {
 
     /// The proposed call's identical results and what changed the world around them (see
     /// `SameResults`); `None` when the call has no completed record.
+    #[inline(never)]
     fn same_results(&self, proposal: &Proposal) -> Option<SameResults> {
         let results = self.last_done()?.same_outcome_run();
         let mut same = SameResults {

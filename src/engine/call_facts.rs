@@ -133,6 +133,18 @@ pub fn call_facts(call: &CallInput, name_kind: NameKind) -> Result<CallFacts, Gu
         facts.has_members = name_kind == ToolKind::Read && !is_process;
         return Ok(facts);
     }
+    facts_from_arguments(call, args, (name_kind, arguments), is_process)
+}
+
+/// Step 4 of `call_facts`: a call whose effect its arguments tell. Not inlined into `call_facts`,
+/// whose first call a fresh process compiles whole, though reads (most calls) never come here.
+#[inline(never)]
+fn facts_from_arguments(
+    call: &CallInput,
+    args: Fingerprint,
+    (name_kind, arguments): (ToolKind, Arguments),
+    is_process: bool,
+) -> Result<CallFacts, GuardError> {
     let strings = call.arg_strings(ARGUMENT_KEYS)?;
     if is_process && is_known_poll(&call.tool, strings.get("action")) {
         return Ok(CallFacts::new(args, effect_of_kind(ToolKind::Poll)));

@@ -10,9 +10,9 @@ use super::call_facts::{
 use super::stop_cause::behind_breaker;
 use crate::config::tools::ToolKind;
 use crate::config::Config;
-use crate::detectors::NamedFiles;
 use crate::detectors::{
     decide, decide_naming_breaker, post_compaction_loop, shared_cause, stall, transient_failure,
+    NamedFiles, Proposal,
 };
 use crate::error::GuardError;
 use crate::json::members::{fnv1a, FNV_START};
@@ -29,7 +29,7 @@ use crate::run::call_record::{fingerprint, CallRecord, Fingerprint, RecordState}
 use crate::run::record_notes::Note;
 use crate::run::state::Run;
 use crate::run::table::RunTable;
-use crate::verdict::{Action, Answer, Basis, DetectorId, Level, Verdict};
+use crate::verdict::{Action, Answer, Basis, DetectorId, Finding, Level, Verdict};
 
 /// The default engine's runs.
 pub struct NativeEngine {
@@ -78,7 +78,7 @@ impl NativeEngine {
                 let class = digest.is_error.then(|| of_value(result, error, commands()));
                 let quote = || quote_value(result, error);
                 let settled = (&digest, class.flatten());
-                self.settle_outcome(config, call, &found, settled, now_ms, quote)
+                self.settle_outcome(config, call, &found, settled, now_ms, &quote)
             }
             Returned::Fields { result, .. } => {
                 let Some(digest) = digester.fields(result)? else {
@@ -87,7 +87,7 @@ impl NativeEngine {
                 let class = digest.is_error.then(|| of_fields(result, commands()));
                 let quote = || quote_fields(result);
                 let settled = (&digest, class.flatten());
-                self.settle_outcome(config, call, &found, settled, now_ms, quote)
+                self.settle_outcome(config, call, &found, settled, now_ms, &quote)
             }
         };
         Ok(Some(answer))
@@ -169,21 +169,11 @@ impl NativeEngine {
         let (found, others) = decide_naming_breaker(run, &proposal, config);
         let (answer, warned) = match found {
             None => (Answer::allow(config.policy, &call.tool, run_id), None),
-            Some(mut found) => {
-                if matches!(found.detector, DetectorId::Stall | DetectorId::ErrorRepeat) {
-                    found.varied = argument_names(call, &differing);
-                }
-                if found.basis == Basis::Unavailable {
-                    run.outages
-                        .told_unavailable(tool_key(&call.tool), &proposal.args);
-                }
+            Some(found) => {
                 let warned = (found.level == Level::Warning).then_some(found.detector);
-                let mut verdict = Verdict::from_finding(&found, &call.tool, run_id);
-                if found.detector == DetectorId::GlobalCircuitBreaker {
-                    let behind = behind_breaker(run, &proposal, others.as_ref());
-                    verdict.cause = behind.or(verdict.cause);
-                }
-                (Answer::Verdict(verdict.under_policy(config.policy)), warned)
+                let named = (found, others.as_ref());
+                let verdict = check_verdict(config, call, run, &proposal, named, &differing);
+                (Answer::Verdict(verdict), warned)
             }
         };
         let vetoed = matches!(answer.action(), Action::Block | Action::Stop);
@@ -227,7 +217,9 @@ impl NativeEngine {
 
     /// Attaches an outcome (its digest and, for a failure, its class) to its call in the window,
     /// then forecasts the identical next call (quoting the start of the result, `quote`, when it
-    /// warns).
+    /// warns). One function for both forms of outcome, not inlined into `record`: a fresh process
+    /// compiles a wasm function whole on its first call, and `record` held a copy per form.
+    #[inline(never)]
     fn settle_outcome(
         &mut self,
         config: &Config,
@@ -235,7 +227,7 @@ impl NativeEngine {
         found: &OutcomeCall,
         (outcome, class): (&OutcomeDigest, Option<FailureClass>),
         now_ms: f64,
-        quote: impl FnOnce() -> Option<String>,
+        quote: &dyn Fn() -> Option<String>,
     ) -> Answer {
         let run_id = call.run_id.as_deref();
         let history_size = config.history_size as usize;
@@ -349,6 +341,35 @@ impl NativeEngine {
             }
         }
     }
+}
+
+/// The verdict on a checked call that a detector found (`found`; `others`, the finding a stop of
+/// the circuit breaker names its loop by), under the config's policy; `differing`: the argument
+/// members that changed since the tool's last call. Not inlined into `check`, whose first call
+/// (an allow, as most are) a fresh process compiles whole.
+#[inline(never)]
+fn check_verdict(
+    config: &Config,
+    call: &CallInput,
+    run: &mut Run,
+    proposal: &Proposal,
+    (mut found, others): (Finding, Option<&Finding>),
+    differing: &[u32],
+) -> Verdict {
+    let run_id = call.run_id.as_deref();
+    if matches!(found.detector, DetectorId::Stall | DetectorId::ErrorRepeat) {
+        found.varied = argument_names(call, differing);
+    }
+    if found.basis == Basis::Unavailable {
+        run.outages
+            .told_unavailable(tool_key(&call.tool), &proposal.args);
+    }
+    let mut verdict = Verdict::from_finding(&found, &call.tool, run_id);
+    if found.detector == DetectorId::GlobalCircuitBreaker {
+        let behind = behind_breaker(run, proposal, others);
+        verdict.cause = behind.or(verdict.cause);
+    }
+    verdict.under_policy(config.policy)
 }
 
 /// An outcome's call that `check` did not see (or whose record left the window).

@@ -376,6 +376,7 @@ pub fn classify(
 }
 
 /// The class of a failed outcome given as JSON (`result` or, when it threw, `error`).
+#[inline(never)]
 pub fn of_value(
     result: Option<&Value>,
     error: Option<&Value>,
@@ -427,6 +428,7 @@ pub fn of_value(
 }
 
 /// The class of a failed result handed over field by field (its `details` as JSON text).
+#[inline(never)]
 pub fn of_fields(result: &ResultFields, command: bool) -> Option<FailureClass> {
     let (texts, details): (Vec<&str>, Option<&str>) = match result {
         ResultFields::Absent => return None,

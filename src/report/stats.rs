@@ -95,6 +95,7 @@ impl Counters {
         }
     }
 
+    #[inline(never)]
     pub fn count(&mut self, verdict: &Verdict) {
         let action = action_index(verdict.action);
         let level = level_index(verdict.level);

@@ -77,7 +77,10 @@ impl WasmGuard {
         }
     }
 
-    /// `Allow` for a plain allow, else `Verdict` with the verdict's frame kept for `answer()`.
+    /// `Allow` for a plain allow, else `Verdict` with the verdict's frame kept for `answer()`. Not
+    /// inlined into `status`, whose first call (an allow, as most are) a fresh process compiles
+    /// whole.
+    #[inline(never)]
     fn verdict_status(&mut self, verdict: Verdict) -> Status {
         if verdict.is_plain_allow() {
             return Status::Allow;
