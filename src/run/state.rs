@@ -11,9 +11,9 @@ use crate::run::last_arguments::LastArguments;
 use crate::run::outages::Outages;
 use crate::run::record_meta::MAX_TOOLS;
 use crate::run::record_notes::RecordNotes;
-use crate::run::refusal_stretches::RefusalStretches;
 use crate::run::streaks::Streaks;
 use crate::run::tool_table::ToolTable;
+use crate::run::window_index::WindowIndex;
 use crate::verdict::DetectorId;
 use std::collections::VecDeque;
 
@@ -113,18 +113,11 @@ pub struct Run {
     missing_reports: u32,
     /// The window's records by call, outcome and tool, kept with the records.
     counts: CallCounts,
-    /// Each window record's link to the previous record of its call, kept with the counts.
-    /// Boxed: a run too short to be counted pays one pointer for it.
-    chain: Option<Box<CallChain>>,
+    /// Links, refusal stretches and the newest change, kept with the counts (`WindowIndex`).
+    index: Option<Box<WindowIndex>>,
     /// The history position of the next record; the window holds the `records().len()` before
     /// it.
     pub next_seq: u64,
-    /// One past the history position of the newest record that changed something
-    /// (`CallRecord::changed_state`), 0 for none; one before the window's start is as good as
-    /// none.
-    newest_change: u64,
-    /// The window's stretches of consecutive refusals.
-    refusals: RefusalStretches,
     /// Refusals in a row at the end of the run, whatever the fingerprint.
     pub trailing_vetoes: u32,
     /// Records before this sequence number do not count towards streaks (host-reported progress).
@@ -166,46 +159,35 @@ impl Run {
 
     /// The window's records linked to the previous record of their call, once they are counted.
     pub fn chain(&self) -> Option<&CallChain> {
-        let chain = self.chain.as_deref();
-        debug_assert!(chain.is_none_or(|c| c.is_that_of(self.records(), self.first_seq())));
-        chain
+        self.index.as_deref().map(|index| &index.chain)
     }
 
     /// In a debug build, checks the counts and links against the window (after every change,
     /// so the tests that make long windows check them all).
     fn debug_check(&self) {
         debug_assert!(self.counts.are_those_of(self.records()));
-        debug_assert!(self
-            .refusals
-            .hold_only_refusals(self.records(), self.first_seq()));
-        debug_assert_eq!(self.newest_change(), {
-            let newest = self.records().iter().rposition(CallRecord::changed_state);
-            newest.map(|i| self.seq_of(i))
-        });
         debug_assert_eq!(
             self.pending as usize,
             self.records().iter().filter(|r| r.is_pending()).count()
         );
         debug_assert!(self
-            .chain()
-            .is_none_or(|chain| chain.is_that_of(self.records(), self.first_seq())));
-    }
-
-    /// The history position of the window's newest record that changed something
-    /// (`CallRecord::changed_state`), if it holds one.
-    pub fn newest_change(&self) -> Option<u64> {
-        let seq = self.newest_change.checked_sub(1)?;
-        (seq >= self.first_seq()).then_some(seq)
+            .index
+            .as_ref()
+            .is_none_or(|index| index.is_that_of(self.records(), self.first_seq())));
     }
 
     /// Whether a record of the window after index `after` and before index `before` changed
     /// something (`CallRecord::changed_state`): told by the newest that did, unless it is
     /// newer than `before` (outcomes settled out of order), when the records between are read.
     pub fn changed_between(&self, after: usize, before: usize) -> bool {
-        match self.newest_change() {
-            None => false,
-            Some(change) if change < self.seq_of(before) => change > self.seq_of(after),
-            Some(_) => self
+        let newest = self
+            .index
+            .as_ref()
+            .map(|i| i.newest_change(self.first_seq()));
+        match newest {
+            Some(None) => false,
+            Some(Some(change)) if change < self.seq_of(before) => change > self.seq_of(after),
+            _ => self
                 .records()
                 .get(after + 1..before)
                 .unwrap_or_default()
@@ -218,11 +200,8 @@ impl Run {
     /// `index` (`index` itself when none does).
     pub fn refusals_from(&self, index: usize) -> usize {
         let seq = self.seq_of(index);
-        let first = self
-            .refusals
-            .start_of(seq)
-            .unwrap_or(seq)
-            .max(self.first_seq());
+        let stretch = self.index.as_ref().and_then(|i| i.refusals.start_of(seq));
+        let first = stretch.unwrap_or(seq).max(self.first_seq());
         index.saturating_sub((seq - first) as usize)
     }
 
@@ -293,7 +272,7 @@ impl Run {
         let first_seq = self.first_seq();
         let records = self.records.get(self.start..).unwrap_or_default();
         self.counts.rebuild(records);
-        self.chain = Some(Box::new(CallChain::of(records, first_seq)));
+        self.index = Some(Box::new(WindowIndex::of(records, first_seq)));
     }
 
     /// Starts counting the window's records (`CallCounts`) once it holds `COUNTED_FROM`.
@@ -333,8 +312,8 @@ impl Run {
         }
         self.counts.add(&record);
         self.pending += u32::from(record.is_pending());
-        if let Some(chain) = &mut self.chain {
-            chain.push(&record, self.next_seq);
+        if let Some(index) = &mut self.index {
+            index.push(&record, self.next_seq);
         }
         self.next_seq += 1;
         self.records.push(record);
@@ -361,9 +340,6 @@ impl Run {
         self.records.drain(..self.start);
         self.start = 0;
         self.records.shrink_to_fit();
-        let newest_change = self.records().iter().rposition(CallRecord::changed_state);
-        self.newest_change = newest_change.map_or(0, |i| self.seq_of(i) + 1);
-        self.refusals = RefusalStretches::of(self.records(), self.first_seq());
         if self.counts.active() {
             self.relink();
         } else {
@@ -381,12 +357,11 @@ impl Run {
             self.missing_reports = self.missing_reports.saturating_sub(missing);
             self.counts.remove(oldest);
             self.pending = self.pending.saturating_sub(u32::from(oldest.is_pending()));
-            if let Some(chain) = &mut self.chain {
-                chain.pop_oldest(oldest, oldest_seq);
+            if let Some(index) = &mut self.index {
+                index.pop_oldest(oldest, oldest_seq);
             }
             self.start += 1;
             let first_seq = self.next_seq.saturating_sub(self.records().len() as u64);
-            self.refusals.drop_before(first_seq);
             self.notes.drop_before(first_seq);
             self.call_ids.drop_before(first_seq);
         }
@@ -472,6 +447,7 @@ impl Run {
         };
         let before = Streaks::before(self, index, tool, &args, outcome.as_ref());
         let seq = self.seq_of(index);
+        let newest = index + 1 == self.records().len();
         let (same_outcome_run, no_progress) = before.counters(&state);
         if let Some(record) = self.records.get_mut(self.start + index) {
             let was_missing = u32::from(record.reported_missing());
@@ -485,8 +461,8 @@ impl Run {
             if outcome.is_some() && !before.seen() {
                 record.mark_novel();
             }
-            if record.changed_state() {
-                self.newest_change = self.newest_change.max(seq + 1);
+            if let Some(window_index) = &mut self.index {
+                window_index.settled(record, seq, newest);
             }
             self.missing_reports = self.missing_reports.saturating_sub(was_missing)
                 + u32::from(record.reported_missing());
@@ -495,9 +471,6 @@ impl Run {
         self.debug_check();
         match state {
             RecordState::Vetoed => {
-                if index + 1 == self.records().len() {
-                    self.refusals.refused(seq);
-                }
                 self.trailing_vetoes = self.trailing_vetoes.saturating_add(1);
                 self.stale_calls = self.stale_calls.saturating_add(1);
             }
@@ -569,19 +542,15 @@ impl Run {
             .pending
             .saturating_sub(u32::from(withdrawn.is_pending()));
         self.next_seq = self.next_seq.saturating_sub(1);
-        if self.chain.is_some() {
-            // Later records moved back one position: their links are made again.
+        if self.index.is_some() {
+            // Later records moved back one position: their index is made again.
             let records = self.records.get(self.start..).unwrap_or_default();
-            self.chain = Some(Box::new(CallChain::of(records, self.first_seq())));
+            self.index = Some(Box::new(WindowIndex::of(records, self.first_seq())));
         }
-        self.refusals.withdraw(seq);
         self.notes.withdraw(seq);
         self.call_ids.withdraw(seq);
         if self.progress_floor > seq {
             self.progress_floor -= 1;
-        }
-        if self.newest_change > seq + 1 {
-            self.newest_change -= 1;
         }
         self.debug_check();
         self.trailing_vetoes = 0;
