@@ -97,13 +97,13 @@ export function presetSides(LoopGuard) {
 
 /**
  * Times `sides` on each workload: {workload, ns: {side: ns per call}, tally: {side: verdict counts}}
- * per workload, medians of `rounds` interleaved passes.
+ * per workload, medians of `rounds` interleaved passes (timed by `clock`, see `compareSides`).
  */
-export function timeRealWorkloads(workloads, sidesOf, rounds, log = () => {}) {
+export function timeRealWorkloads(workloads, sidesOf, rounds, log = () => {}, clock = undefined) {
   return workloads.map((workload) => {
     const sides = sidesOf(workload);
     log(`${workload.id}: ${workload.pass.length} calls per pass × (1 warm-up + ${rounds} rounds) × ${sides.length} sides`);
-    const result = compareSides(sides, workload.pass, rounds);
+    const result = compareSides(sides, workload.pass, rounds, clock);
     const ns = Object.fromEntries(sides.map(({ name }) => [name, result[name].ns]));
     const tally = Object.fromEntries(sides.map(({ name }) => [name, result[name].tally]));
     return { workload, ns, tally };

@@ -30,12 +30,19 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The process's CPU time (user + system) in milliseconds: what a busy machine disturbs less. */
+export function cpuClock() {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
 /**
  * Nanoseconds per step for each side ({name, create, dispose}): a warm-up pass per side (which
  * also tallies the verdicts), then `rounds` interleaved timed passes, each on a fresh guard, the
- * order alternating between rounds. Returns {name: {ns, tally}}.
+ * order alternating between rounds; `clock` (milliseconds) is wall time unless given (`cpuClock`).
+ * Returns {name: {ns, tally}}.
  */
-export function compareSides(sides, steps, rounds) {
+export function compareSides(sides, steps, rounds, clock = () => performance.now()) {
   const results = {};
   const samples = {};
   for (const side of sides) {
@@ -48,9 +55,9 @@ export function compareSides(sides, steps, rounds) {
     const order = round % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
       const guard = side.create();
-      const start = performance.now();
+      const start = clock();
       drive(guard, steps);
-      const elapsed = performance.now() - start;
+      const elapsed = clock() - start;
       side.dispose(guard);
       samples[side.name].push((elapsed * 1e6) / steps.length);
     }
