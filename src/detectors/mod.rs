@@ -575,8 +575,9 @@ fn gather<'r>(
     let mut changed = false;
     // Where the window's records are linked, the proposed call's are found by its links and the
     // walk is only the streak's.
-    let linked = run.chain().is_some();
-    if let Some(chain) = run.chain() {
+    let chain = run.chain();
+    let linked = chain.is_some();
+    if let Some(chain) = chain {
         same = linked_same_call(run, chain, records.len(), tool, &proposal.args);
     }
     // The tool's completed records, and the proposed call's records and completed ones, not met

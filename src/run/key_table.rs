@@ -27,13 +27,19 @@ impl KeyTable {
         }
     }
 
+    /// The slot `key` holds, if it holds one.
+    fn occupied(&self, key: u32) -> Option<usize> {
+        let slot = self.slot(key.max(1))?;
+        self.slots
+            .get(slot)
+            .is_some_and(|&(kept, _)| kept != EMPTY)
+            .then_some(slot)
+    }
+
     /// The value under `key`, if it has one.
     pub fn value(&self, key: u32) -> Option<u32> {
-        let key = key.max(1);
-        self.slot(key)
-            .and_then(|slot| self.slots.get(slot))
-            .filter(|&&(kept, _)| kept != EMPTY)
-            .map(|&(_, value)| value)
+        let slot = self.occupied(key)?;
+        self.slots.get(slot).map(|&(_, value)| value)
     }
 
     /// The count under `key` (0 when it has none).
@@ -41,43 +47,38 @@ impl KeyTable {
         self.value(key).unwrap_or(0)
     }
 
-    /// Sets the value under `key`.
-    pub fn set(&mut self, key: u32, value: u32) {
+    /// Sets the value under `key` to `value_of` the value it had (`None`: a new key).
+    fn update(&mut self, key: u32, value_of: impl FnOnce(Option<u32>) -> u32) {
         let key = key.max(1);
         if 4 * (self.len + 1) > 3 * self.slots.len() {
             self.grow();
         }
         if let Some(entry) = self.slot(key).and_then(|slot| self.slots.get_mut(slot)) {
-            self.len += usize::from(entry.0 == EMPTY);
-            *entry = (key, value);
+            let new = entry.0 == EMPTY;
+            self.len += usize::from(new);
+            *entry = (key, value_of((!new).then_some(entry.1)));
         }
+    }
+
+    /// Sets the value under `key`.
+    pub fn set(&mut self, key: u32, value: u32) {
+        self.update(key, |_| value);
     }
 
     /// Adds one to the count under `key`.
     pub fn add(&mut self, key: u32) {
-        let key = key.max(1);
-        if 4 * (self.len + 1) > 3 * self.slots.len() {
-            self.grow();
-        }
-        if let Some(entry) = self.slot(key).and_then(|slot| self.slots.get_mut(slot)) {
-            self.len += usize::from(entry.0 == EMPTY);
-            *entry = (key, entry.1 + 1);
-        }
+        self.update(key, |count| count.unwrap_or(0) + 1);
     }
 
     /// Takes one from the count under `key`; the key leaves at zero.
     pub fn remove(&mut self, key: u32) {
-        let key = key.max(1);
-        let Some(slot) = self.slot(key) else {
+        let Some(slot) = self.occupied(key) else {
             return;
         };
         let Some(entry) = self.slots.get_mut(slot) else {
             return;
         };
-        if entry.0 == EMPTY {
-            return;
-        }
-        entry.1 -= 1;
+        entry.1 = entry.1.saturating_sub(1);
         if entry.1 == 0 {
             self.vacate(slot);
         }
@@ -85,11 +86,7 @@ impl KeyTable {
 
     /// Removes `key` and its value.
     pub fn take(&mut self, key: u32) {
-        let key = key.max(1);
-        let Some(slot) = self.slot(key) else {
-            return;
-        };
-        if self.slots.get(slot).is_some_and(|&(kept, _)| kept != EMPTY) {
+        if let Some(slot) = self.occupied(key) {
             self.vacate(slot);
         }
     }

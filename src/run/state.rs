@@ -361,7 +361,7 @@ impl Run {
                 index.pop_oldest(oldest, oldest_seq);
             }
             self.start += 1;
-            let first_seq = self.next_seq.saturating_sub(self.records().len() as u64);
+            let first_seq = self.first_seq();
             self.notes.drop_before(first_seq);
             self.call_ids.drop_before(first_seq);
         }

@@ -22,11 +22,10 @@ pub struct WindowIndex {
 impl WindowIndex {
     /// The index of `records` (a window whose oldest record is at history position `first_seq`).
     pub fn of(records: &[CallRecord], first_seq: u64) -> WindowIndex {
-        let newest_change = records.iter().rposition(CallRecord::changed_state);
         WindowIndex {
             chain: CallChain::of(records, first_seq),
             refusals: RefusalStretches::of(records, first_seq),
-            newest_change: newest_change.map(|i| first_seq + i as u64),
+            newest_change: newest_change_of(records, first_seq),
         }
     }
 
@@ -61,9 +60,15 @@ impl WindowIndex {
     /// Whether this is the index of `records` (from history position `first_seq`): a debug
     /// check that it was kept right.
     pub fn is_that_of(&self, records: &[CallRecord], first_seq: u64) -> bool {
-        let fresh = WindowIndex::of(records, first_seq);
         self.chain.is_that_of(records, first_seq)
             && self.refusals.hold_only_refusals(records, first_seq)
-            && self.newest_change(first_seq) == fresh.newest_change
+            && self.newest_change(first_seq) == newest_change_of(records, first_seq)
     }
+}
+
+/// The history position of the newest of `records` (from position `first_seq`) that changed
+/// something.
+fn newest_change_of(records: &[CallRecord], first_seq: u64) -> Option<u64> {
+    let newest = records.iter().rposition(CallRecord::changed_state);
+    newest.map(|i| first_seq + i as u64)
 }
