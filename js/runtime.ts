@@ -55,6 +55,8 @@ export interface WasmBindings {
   /** The instance's memory, where guards write their input frames. */
   wasmMemory(): WasmMemory;
   __wbg_reset_state(): void;
+  /** Sets the secret of the runs' window keys: 16 random bytes (absent in test doubles). */
+  setWindowSecret?(bytes: Uint8Array): void;
   /** Offers the host's SHA-256 for the core's long inputs (absent in test doubles). */
   setHostSha256?(hasher: { digest(at: number, len: number, out: number): void }): void;
   /** The input frame's layout and codes (src/record/frame.rs), and `check`/`record`'s `Status`. */
@@ -94,6 +96,20 @@ export class WasmRuntime {
     this.largeTexts = above === undefined ? undefined : { hash: hashText, above };
     this.#hashBytes = hashBytes;
     this.#offerHostSha256();
+    this.#seedWindowSecret();
+  }
+
+  /**
+   * Gives a new instance the secret its runs' window keys derive from: 16 bytes of the runtime's
+   * `crypto.getRandomValues` (every supported runtime has it; without it windows digest with
+   * SHA-256, the same verdicts at a higher cost).
+   */
+  #seedWindowSecret(): void {
+    const random = (globalThis as { crypto?: { getRandomValues?(bytes: Uint8Array): Uint8Array } }).crypto;
+    if (this.bindings.setWindowSecret === undefined || typeof random?.getRandomValues !== "function") return;
+    const secret = random.getRandomValues(new Uint8Array(16));
+    this.bindings.setWindowSecret(secret);
+    secret.fill(0);
   }
 
   /** Hands the core `hashBytes` over the instance's memory (a new instance needs it again). */
@@ -129,5 +145,6 @@ export class WasmRuntime {
     this.#generation += 1;
     this.#memory = undefined;
     this.#offerHostSha256();
+    this.#seedWindowSecret();
   }
 }

@@ -30,5 +30,8 @@
 // to the previous record of their call, its stretches of refusals and its newest change
 // (src/run/call_chain.rs, key_table.rs, refusal_stretches.rs and the walks that use them: 178,560
 // -> 181,607 B), less 1 KB that the same round's first verdict gave back (cold code kept out of
-// the functions a first check and record compile: 176.4 KB with both).
-export const WASM_GZIP_BUDGET = 177 * 1024;
+// the functions a first check and record compile: 176.4 KB with both). Its fourth round raised it
+// by 1.5 KB for keyed window digests (src/json/window_hash.rs: SipHash-1-3, run keys derived from
+// the instance's secret, the keys of imported runs and the snapshots' window-hash field: 176.1 ->
+// 178.2 KB).
+export const WASM_GZIP_BUDGET = 178.5 * 1024;

@@ -73,5 +73,6 @@ pub mod internals {
     pub use crate::json::canonical::{to_canonical_string, KeepAll};
     pub use crate::json::digest::sha256;
     pub use crate::json::number_format::format_number;
+    pub use crate::json::window_hash::{set_secret as set_window_secret, siphash13};
     pub use crate::record::outcome::{digest_outcome, OutcomeParts, ResultMasking};
 }

@@ -184,7 +184,7 @@ fn version_2_and_3_snapshots_import_and_refuse_as_before() {
     // The current format holds the same state: exporting now and importing that gives the
     // same continuation as the old bytes.
     let current = straight.export_run(Some("r1"));
-    assert_eq!(current[4], 5, "the current format version");
+    assert_eq!(current[4], 6, "the current format version");
     let expected = continue_after_v2_state(&mut straight);
 
     let details: Vec<String> = expected
@@ -245,7 +245,7 @@ fn unknown_versions_are_refused_by_number() {
     let mut guard = Guard::new(&json!(null)).unwrap();
     verdicts(&mut guard, 1..=2);
     let good = guard.export_run(Some("r1"));
-    for version in [0u8, 1, 6, 255] {
+    for version in [0u8, 1, 7, 255] {
         let mut bytes = good.clone();
         bytes[4] = version;
         // A valid checksum, so the version itself is what is refused.
@@ -259,7 +259,7 @@ fn unknown_versions_are_refused_by_number() {
             err.message
         );
     }
-    // A version 5 body read as version 2 (16-byte fingerprints) does not parse.
+    // A version 6 body read as version 2 (16-byte fingerprints) does not parse.
     let mut as_v2 = good.clone();
     as_v2[4] = 2;
     reseal(&mut as_v2);

@@ -1,7 +1,9 @@
 //! `docs/snapshot-format.md` checked against the bytes `export_run` writes: a reader written here
 //! from the spec alone (not from `src/run/snapshot.rs`) decodes a small run of each engine, the
-//! default one (`TLGS`, version 5) and `preset: "openclaw"`'s (`TLGO`, version 1), and finds in it
-//! what the run must hold, consuming every byte. Each run is also pinned as hex in
+//! default one (`TLGS`, version 6) and `preset: "openclaw"`'s (`TLGO`, version 2), and finds in it
+//! what the run must hold, consuming every byte. These runs are made with no window secret, so their
+//! fingerprints are SHA-256's, which `fingerprint()` gives; a last test checks a keyed run's header
+//! and fingerprints. Each run is also pinned as hex in
 //! `tests/snapshots/`: export gives exactly those bytes and import of them exports them again.
 //! `UPDATE_SNAPSHOTS=1 cargo test --test snapshot_format` rewrites the pinned files after a
 //! deliberate format change (which also needs a new version and the spec updated).
@@ -9,6 +11,7 @@
 
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
+use tool_loop_guard::internals::{set_window_secret, siphash13, to_canonical_string};
 use tool_loop_guard::Guard;
 
 /// A cursor over a snapshot's body, reading little-endian fields as the spec lists them.
@@ -172,6 +175,7 @@ struct DefaultRun {
 /// Reads, an edit that fails for a shared cause (401), a repeated read (`sameAs`), a compaction,
 /// a transient failure of a capped tool, a read after the compaction and a read still pending.
 fn default_run() -> DefaultRun {
+    set_window_secret(None);
     let config: Value = serde_json::from_str(DEFAULT_CONFIG).unwrap();
     let mut guard = Guard::new(&config).unwrap();
     let read_a = ("read_file", json!({"path": "src/a.rs"}));
@@ -241,11 +245,12 @@ fn fingerprints(
 }
 
 #[test]
-fn the_default_engine_writes_version_5_as_specified() {
+fn the_default_engine_writes_version_6_as_specified() {
     let DefaultRun { guard, calls } = default_run();
     let bytes = guard.export_run(Some("r1"));
-    let mut f = open(&bytes, b"TLGS", 5);
+    let mut f = open(&bytes, b"TLGS", 6);
     assert_eq!(f.opt(Fields::str).as_deref(), Some("r1"), "run id");
+    assert_eq!(f.u8(), 0, "window hash: SHA-256 (no secret)");
 
     // Counters: five records entered the window (the failed fetch left it again), six checks.
     let next_seq = f.u64();
@@ -363,7 +368,7 @@ fn the_default_engine_writes_version_5_as_specified() {
 fn a_small_default_run_exports_the_pinned_bytes_and_round_trips() {
     let DefaultRun { guard, .. } = default_run();
     let config: Value = serde_json::from_str(DEFAULT_CONFIG).unwrap();
-    assert_pinned(&config, "r1", "v5-small.hex", &guard.export_run(Some("r1")));
+    assert_pinned(&config, "r1", "v6-small.hex", &guard.export_run(Some("r1")));
 }
 
 const OPENCLAW_CONFIG: &str =
@@ -373,6 +378,7 @@ const OPENCLAW_CONFIG: &str =
 /// bucket), a failing `exec`, a compaction, a read under a capitalised tool name, and a read
 /// still pending.
 fn openclaw_run() -> Guard {
+    set_window_secret(None);
     let config: Value = serde_json::from_str(OPENCLAW_CONFIG).unwrap();
     let mut guard = Guard::new(&config).unwrap();
     let read_a = json!({"path": "/a.txt"});
@@ -419,11 +425,12 @@ fn args_digest(canonical: &str) -> [u8; 32] {
 type OpenClawOutcome = (Option<[u8; 32]>, u8, Option<[u8; 32]>, bool, Option<String>);
 
 #[test]
-fn the_openclaw_engine_writes_its_version_1_as_specified() {
+fn the_openclaw_engine_writes_its_version_2_as_specified() {
     let guard = openclaw_run();
     let bytes = guard.export_run(Some("r1"));
-    let mut f = open(&bytes, b"TLGO", 1);
+    let mut f = open(&bytes, b"TLGO", 2);
     assert_eq!(f.opt(Fields::str).as_deref(), Some("r1"), "run id");
+    assert_eq!(f.u8(), 0, "window hash: SHA-256 (no secret)");
     assert_eq!(f.u8(), 0, "no call refused yet");
 
     let a = ("read".to_owned(), args_digest(r#"{"path":"/a.txt"}"#));
@@ -500,5 +507,46 @@ fn the_openclaw_engine_writes_its_version_1_as_specified() {
 fn a_small_openclaw_run_exports_the_pinned_bytes_and_round_trips() {
     let config: Value = serde_json::from_str(OPENCLAW_CONFIG).unwrap();
     let bytes = openclaw_run().export_run(Some("r1"));
-    assert_pinned(&config, "r1", "openclaw-v1-small.hex", &bytes);
+    assert_pinned(&config, "r1", "openclaw-v2-small.hex", &bytes);
+}
+
+/// A run with a secret: the header holds marker 1 and the run's 128-bit key, the fingerprints are
+/// SipHash-1-3 under it of the bytes SHA-256 took before (for arguments, their canonical JSON), and
+/// one secret gives one run id the same key in every guard.
+#[test]
+fn a_keyed_run_carries_its_key_and_keyed_fingerprints() {
+    set_window_secret(Some([7, 8]));
+    let config: Value = serde_json::from_str(DEFAULT_CONFIG).unwrap();
+    let mut guard = Guard::new(&config).unwrap();
+    let args = json!({"path": "src/a.rs"});
+    run_call(
+        &mut guard,
+        &call("read_file", &args, "c1", 1000.0),
+        ("result", json!("fn a() {}")),
+        1100.0,
+    );
+    let bytes = guard.export_run(Some("r1"));
+    let mut f = open(&bytes, b"TLGS", 6);
+    assert_eq!(f.opt(Fields::str).as_deref(), Some("r1"));
+    assert_eq!(f.u8(), 1, "window hash: keyed");
+    let key = [f.u64(), f.u64()];
+    let canonical = to_canonical_string(&args);
+    let fingerprint = siphash13(key, canonical.as_bytes()).to_le_bytes();
+    assert!(
+        bytes.windows(8).any(|w| w == fingerprint),
+        "the record's arguments fingerprint is the keyed one"
+    );
+    let (sha, _) = fingerprints(&guard, "read_file", &args, None);
+    assert!(!bytes.windows(8).any(|w| w == sha), "and not SHA-256's");
+    let mut other = Guard::new(&config).unwrap();
+    run_call(
+        &mut other,
+        &call("read_file", &args, "c1", 1000.0),
+        ("result", json!("fn a() {}")),
+        1100.0,
+    );
+    assert_eq!(hex(&other.export_run(Some("r1"))), hex(&bytes));
+    set_window_secret(Some([9, 8]));
+    let third = Guard::new(&config).unwrap();
+    assert_ne!(hex(&third.export_run(Some("r1"))[..30]), hex(&bytes[..30]));
 }

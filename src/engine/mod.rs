@@ -3,7 +3,8 @@
 //! `src/run/`; `preset: "openclaw"` runs OpenClaw's own detection (`src/openclaw/`). Both keep their
 //! runs in one `RunTable` (one eviction rule, one pair of counters) and answer every operation of
 //! the API the same way: the guard parses and counts, the engine decides. A third engine is a
-//! variant here and an arm in each method.
+//! variant here and an arm in each method. Each check and record runs with its run's window hash in
+//! scope (`json::window_hash`): the run's keyed digest of arguments and outcomes.
 
 mod call_facts;
 pub mod native;
@@ -11,6 +12,7 @@ mod stop_cause;
 
 use crate::config::Config;
 use crate::error::GuardError;
+use crate::json::window_hash::in_scope;
 use crate::openclaw::OpenClawEngine;
 use crate::record::input::{CallInput, ReceivedOutcome};
 use crate::verdict::Answer;
@@ -48,9 +50,14 @@ impl Engine {
         if !config.enabled {
             return Ok(Answer::Allow);
         }
+        let run_id = call.run_id.as_deref();
         match self {
-            Engine::Native(engine) => engine.check(config, call, call.at.unwrap_or(now_ms)),
-            Engine::OpenClaw(engine) => engine.check(config, call),
+            Engine::Native(engine) => in_scope(engine.runs.window_hash(run_id), || {
+                engine.check(config, call, call.at.unwrap_or(now_ms))
+            }),
+            Engine::OpenClaw(engine) => in_scope(engine.runs.window_hash(run_id), || {
+                engine.check(config, call)
+            }),
         }
     }
 
@@ -64,9 +71,14 @@ impl Engine {
         if !config.enabled {
             return Ok(Some(Answer::Allow));
         }
+        let run_id = outcome.call.run_id.as_deref();
         match self {
-            Engine::Native(engine) => engine.record(config, outcome),
-            Engine::OpenClaw(engine) => engine.record(config, outcome),
+            Engine::Native(engine) => in_scope(engine.runs.window_hash(run_id), || {
+                engine.record(config, outcome)
+            }),
+            Engine::OpenClaw(engine) => in_scope(engine.runs.window_hash(run_id), || {
+                engine.record(config, outcome)
+            }),
         }
     }
 
@@ -124,6 +136,79 @@ impl Engine {
         match self {
             Engine::Native(engine) => engine.runs.counts(),
             Engine::OpenClaw(engine) => engine.runs.counts(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use crate::guard::Guard;
+    use crate::json::window_hash::{self, WindowHash};
+    use serde_json::json;
+
+    /// The `n`th identical `get_task` call of run `r`, and its outcome.
+    fn call(n: usize, outcome: bool) -> String {
+        let mut call = json!({"runId": "r", "tool": "get_task", "args": {"id": "T-1"}, "callId": format!("c{n}")});
+        if outcome {
+            call["result"] = json!("Task T-1 updated.");
+        }
+        call.to_string()
+    }
+
+    /// The actions of calls `from..to` (check, then record when allowed).
+    fn actions(guard: &mut Guard, calls: std::ops::Range<usize>) -> Vec<String> {
+        let mut seen = Vec::new();
+        for n in calls {
+            let checked = guard.check(&call(n, false), 1000.0 * n as f64).unwrap();
+            let action = format!("{:?}", checked.action);
+            let refused = action == "Block" || action == "Stop";
+            seen.push(action);
+            if !refused {
+                let recorded = guard.record(&call(n, true), 1000.0 * n as f64).unwrap();
+                seen.push(format!("{:?}", recorded.action));
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn a_run_moved_to_an_instance_with_another_secret_keeps_its_key() {
+        for config in [json!(null), json!({"preset": "openclaw"})] {
+            window_hash::set_secret(Some([11, 12]));
+            let mut straight = Guard::new(&config).unwrap();
+            let expected = actions(&mut straight, 0..30);
+            assert!(expected.iter().any(|a| a == "Block"), "{expected:?}");
+
+            let mut first = Guard::new(&config).unwrap();
+            actions(&mut first, 0..3);
+            let bytes = first.export_run(Some("r"));
+            window_hash::set_secret(Some([21, 22]));
+            let mut second = Guard::new(&config).unwrap();
+            assert_eq!(second.import_run(&bytes).unwrap().as_deref(), Some("r"));
+            assert_eq!(actions(&mut second, 3..30), expected[6..], "{config}");
+            // The moved run's snapshot carries the key it came with; a new run of that id gets
+            // this instance's own.
+            let moved = second.export_run(Some("r"));
+            assert_eq!(window_hash_of(&moved), window_hash_of(&bytes));
+            assert!(matches!(window_hash_of(&moved), WindowHash::Keyed(_)));
+            second.end_run(Some("r"));
+            let fresh = second.export_run(Some("r"));
+            assert_ne!(window_hash_of(&fresh), window_hash_of(&bytes), "{config}");
+        }
+        window_hash::set_secret(None);
+    }
+
+    /// The window hash a snapshot of run `r` holds: both formats put it after the magic, the
+    /// version and the run id (a presence byte, a 4-byte length and `r`).
+    fn window_hash_of(bytes: &[u8]) -> WindowHash {
+        let at = 4 + 1 + 1 + 4 + 1;
+        match bytes[at] {
+            0 => WindowHash::Sha256,
+            _ => {
+                let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap());
+                WindowHash::Keyed([word(at + 1), word(at + 9)])
+            }
         }
     }
 }

@@ -1,8 +1,9 @@
 //! Where canonical bytes go: the `ByteSink` trait (a byte vector, `Discard`, or `HashSink`, a
-//! SHA-256 that leaves no copy of what it hashed behind) and `sha256` of bytes in one piece. An embedding with a
+//! digest, `window_hash`'s, that leaves no copy of what it hashed behind) and `sha256` of bytes in one piece. An embedding with a
 //! faster SHA-256 than the compiled one (the host's native one, for a wasm build) offers it with
 //! `set_host_sha256`; digests are the same either way.
 
+use crate::json::window_hash::window_digest;
 use sha2::{Digest as _, Sha256};
 use std::cell::Cell;
 
@@ -105,13 +106,14 @@ impl HashSink {
         self.len = 0;
     }
 
-    /// The digest; every buffer is zeroed, the stream's kept for the next sink.
+    /// The digest (`window_hash::window_digest`: the run's keyed hash while a run's call is
+    /// judged, else SHA-256); every buffer is zeroed, the stream's kept for the next sink.
     pub fn finish(&mut self) -> Digest {
         let digest = if self.stream.is_empty() {
-            sha256(self.stage.get(..self.len).unwrap_or_default())
+            window_digest(self.stage.get(..self.len).unwrap_or_default())
         } else {
             self.unstage();
-            sha256(&self.stream)
+            window_digest(&self.stream)
         };
         self.clear();
         digest

@@ -9,7 +9,8 @@
 //!   whether text is already canonical (then it is hashed as it is); `key_order`: member
 //!   order; `escape`: string escaping; `number_format`: ECMAScript number text; `bignum`: the exact
 //!   arithmetic of both number conversions.
-//! - `digest`: where bytes go (`ByteSink`, the buffered SHA-256 `HashSink`); `members`: a sink
+//! - `digest`: where bytes go (`ByteSink`, the buffered `HashSink`); `window_hash`: what the sink
+//!   digests with, a run's keyed SipHash or SHA-256; `members`: a sink
 //!   that also hashes a canonical object's top-level members; `writer`: the JSON of verdicts and
 //!   stats.
 //! - `scrub`: parsed content zeroed as it is dropped (fingerprints only); `pointer`: RFC 6901
@@ -32,4 +33,5 @@ pub(crate) mod scrub;
 #[cfg(test)]
 pub(crate) mod test_rng;
 pub(crate) mod top_strings;
+pub mod window_hash;
 pub(crate) mod writer;

@@ -2,8 +2,9 @@
 //! a Redis-backed gateway) keep OpenClaw's window across processes. Like the default snapshots
 //! they hold digests, tool names and counters only, never arguments or results.
 //!
-//! Layout (little-endian): magic `TLGO`, version byte, run id, the refused flag, the
-//! post-compaction watch, the warned buckets, the records, then SHA-256 of everything before it.
+//! Layout (little-endian): magic `TLGO`, version byte, run id, the window's hash (as the default
+//! snapshots write it; version 1 had none: SHA-256), the refused flag, the post-compaction watch,
+//! the warned buckets, the records, then SHA-256 of everything before it.
 //! A default-preset snapshot (`TLGS`) is refused here and this one there, with `invalid_snapshot`.
 
 use super::detect::WarningKey;
@@ -11,11 +12,14 @@ use super::outcome::{Outcome, OutcomeKind};
 use super::{CompactionTail, Entry, OpenClawRun, Signature};
 use crate::error::{ErrorCode, GuardError};
 use crate::json::digest::sha256;
+use crate::json::window_hash::WindowHash;
 use crate::run::snapshot_bytes::{Reader, Writer};
 use crate::run::table::RunSnapshot;
 
 const MAGIC: &[u8; 4] = b"TLGO";
-const VERSION: u8 = 1;
+/// 2: the window's hash after the run id. 1: none (digests were SHA-256), still read.
+const VERSION: u8 = 2;
+const VERSION_SHA256: u8 = 1;
 
 fn corrupt(what: &str) -> GuardError {
     GuardError::new(
@@ -86,11 +90,12 @@ fn get_key(r: &mut Reader) -> Result<WarningKey, GuardError> {
 }
 
 /// Encodes `run` (with its id; `None` for the default run).
-pub fn encode(run_id: Option<&str>, run: &OpenClawRun) -> Vec<u8> {
+pub fn encode(run_id: Option<&str>, run: &OpenClawRun, hash: WindowHash) -> Vec<u8> {
     let mut w = Writer::with_capacity(64 + run.records.len() * 96);
     w.bytes(MAGIC);
     w.u8(VERSION);
     w.opt(run_id, Writer::str);
+    w.window_hash(hash);
     w.u8(u8::from(run.refused_before));
     w.opt(run.compaction.as_ref(), |w, watch| {
         w.u32(watch.remaining);
@@ -120,8 +125,8 @@ pub fn encode(run_id: Option<&str>, run: &OpenClawRun) -> Vec<u8> {
     w.sealed()
 }
 
-/// Decodes a snapshot from `encode`: the run's id and state.
-pub fn decode(bytes: &[u8]) -> Result<(Option<String>, OpenClawRun), GuardError> {
+/// Decodes a snapshot from `encode`: the run's id, state and window hash.
+pub fn decode(bytes: &[u8]) -> Result<(Option<String>, OpenClawRun, WindowHash), GuardError> {
     let (body, checksum) = bytes
         .split_last_chunk::<32>()
         .ok_or_else(|| corrupt("it is truncated"))?;
@@ -129,13 +134,18 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, OpenClawRun), GuardError>
     if r.take(4)? != MAGIC {
         return Err(corrupt("wrong magic (a snapshot of another preset?)"));
     }
-    if r.u8()? != VERSION {
+    let version = r.u8()?;
+    if version != VERSION && version != VERSION_SHA256 {
         return Err(corrupt("unknown version"));
     }
     if sha256(body) != *checksum {
         return Err(corrupt("checksum mismatch"));
     }
     let run_id = r.opt(Reader::str)?;
+    let hash = match version {
+        VERSION => r.window_hash()?,
+        _ => WindowHash::Sha256,
+    };
     let refused_before = r.flag()?;
     let compaction = r.opt(|r| {
         let remaining = r.u32()?;
@@ -183,15 +193,15 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, OpenClawRun), GuardError>
         refused_before,
         compaction,
     };
-    Ok((run_id, run))
+    Ok((run_id, run, hash))
 }
 
 impl RunSnapshot for OpenClawRun {
-    fn encode(run_id: Option<&str>, run: &OpenClawRun) -> Vec<u8> {
-        encode(run_id, run)
+    fn encode(run_id: Option<&str>, run: &OpenClawRun, hash: WindowHash) -> Vec<u8> {
+        encode(run_id, run, hash)
     }
 
-    fn decode(bytes: &[u8]) -> Result<(Option<String>, OpenClawRun), GuardError> {
+    fn decode(bytes: &[u8]) -> Result<(Option<String>, OpenClawRun, WindowHash), GuardError> {
         decode(bytes)
     }
 

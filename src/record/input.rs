@@ -5,11 +5,12 @@ use crate::config::describe;
 use crate::error::{ErrorCode, GuardError};
 use crate::json::canonical::KeepAll;
 use crate::json::canonical_text::is_canonical;
-use crate::json::digest::{sha256, ByteSink, Digest, Discard, HashSink};
+use crate::json::digest::{ByteSink, Digest, Discard, HashSink};
 use crate::json::members::{MemberHashes, MemberSink};
 use crate::json::reader::{JsonError, Reader};
 use crate::json::scrub::RawContent;
 use crate::json::top_strings::TopStrings;
+use crate::json::window_hash::window_digest;
 use crate::record::outcome_fields::ResultFields;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -36,7 +37,7 @@ pub struct CallInput<'a> {
 }
 
 impl CallInput<'_> {
-    /// SHA-256 of the arguments' canonical (JCS) form, streamed from their text without parsing
+    /// The window digest (`window_hash`) of the arguments' canonical (JCS) form, streamed from their text without parsing
     /// them into a tree (or the text itself when it is already canonical); absent arguments are
     /// `{}`.
     pub fn args_digest(&self) -> Result<Digest, GuardError> {
@@ -44,7 +45,7 @@ impl CallInput<'_> {
         match self.args_raw {
             None => hasher.put(b"{}"),
             // Text already canonical (as `JSON.stringify` writes sorted keys) is its own form.
-            Some(raw) if is_canonical(raw, MAX_DEPTH) => return Ok(sha256(raw.as_bytes())),
+            Some(raw) if is_canonical(raw, MAX_DEPTH) => return Ok(window_digest(raw.as_bytes())),
             Some(raw) => {
                 let mut reader = Reader::new(raw);
                 reader

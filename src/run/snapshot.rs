@@ -2,9 +2,11 @@
 //! processes or runtimes (e.g. a Worker persisting it in a Durable Object). A snapshot holds only
 //! what the run holds: digests, counters, tool names and times, never raw arguments or results.
 //!
-//! Layout (little-endian): magic `TLGS`, version byte, run id, run counters, tool table, cap log,
+//! Layout (little-endian): magic `TLGS`, version byte, run id, the window's hash (SHA-256, or the
+//! run's SipHash key: the fingerprints mean nothing without it), run counters, tool table, cap log,
 //! compaction watch, records (64-bit fingerprints, the window's newest record at `next_seq - 1`),
-//! then SHA-256 of everything before it. Version 2 snapshots (128-bit fingerprints) still import:
+//! then SHA-256 of everything before it. Snapshots of versions before 6 hold SHA-256 fingerprints:
+//! such a run goes on digesting with SHA-256 wherever it is imported. Version 2 snapshots (128-bit fingerprints) still import:
 //! their fingerprints are cut to the first 64 bits, which is what this build computes. (Their
 //! pending records' argument-text keys were FNV-1a hashes: they no longer match, so an outcome
 //! without a call id finds such a pending call by its fingerprint instead.)
@@ -12,6 +14,7 @@
 use crate::error::{ErrorCode, GuardError};
 use crate::json::digest::sha256;
 use crate::json::members::MAX_MEMBERS;
+use crate::json::window_hash::WindowHash;
 use crate::run::call_ids::MAX_CALL_ID_BYTES;
 use crate::run::call_record::{CallRecord, Fingerprint, RecordState};
 use crate::run::last_arguments::TOOLS_KEPT;
@@ -35,7 +38,8 @@ const MAGIC: &[u8; 4] = b"TLGS";
 /// 5: as 4 with, after the records, the record notes (what the window's calls may have changed,
 /// the shared causes of their failures), each read tool's last argument members, the calls in an
 /// outage, the shared causes already warned of and, under `sameAs`, the completed calls' ids.
-const VERSION: u8 = 5;
+/// 6: as 5 with the window's hash after the run id (fingerprints are the run's keyed SipHash).
+const VERSION: u8 = 6;
 /// The older versions this build still reads. Records of versions 2 and 3 carry no novelty, so an
 /// imported run's old records never count as a change (the stricter reading); their call-id keys
 /// are cut to 38 bits, which is what this build matches. Runs of versions 2 to 4 have no change
@@ -43,9 +47,10 @@ const VERSION: u8 = 5;
 const VERSION_128_BIT: u8 = 2;
 const VERSION_64_BIT: u8 = 3;
 const VERSION_NO_CHANGE_LOG: u8 = 4;
+const VERSION_SHA256: u8 = 5;
 
-/// Encodes `run` (with its id; `None` for the default run).
-pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
+/// Encodes `run` (with its id; `None` for the default run), whose window digests with `hash`.
+pub fn encode(run_id: Option<&str>, run: &Run, hash: WindowHash) -> Vec<u8> {
     let mut w = Writer::with_capacity(64 + run.records().len() * 64);
     w.bytes(MAGIC);
     w.u8(VERSION);
@@ -56,6 +61,7 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
             w.str(id);
         }
     }
+    w.window_hash(hash);
     w.u64(run.next_seq);
     w.u32(run.trailing_vetoes);
     w.u64(run.progress_floor);
@@ -148,8 +154,9 @@ pub fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
     w.sealed()
 }
 
-/// Decodes a snapshot into (run id, run), checking magic, version, checksum and every value.
-pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
+/// Decodes a snapshot into (run id, run, the window's hash), checking magic, version, checksum
+/// and every value.
+pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run, WindowHash), GuardError> {
     let (body, checksum) = bytes
         .split_last_chunk::<32>()
         .ok_or_else(|| corrupt("it is shorter than its checksum"))?;
@@ -169,7 +176,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
     let mut fingerprint_len = 8;
     let version = r.u8()?;
     match version {
-        VERSION | VERSION_NO_CHANGE_LOG | VERSION_64_BIT => {}
+        VERSION | VERSION_SHA256 | VERSION_NO_CHANGE_LOG | VERSION_64_BIT => {}
         VERSION_128_BIT => fingerprint_len = 16,
         version => {
             return Err(corrupt(&format!(
@@ -182,6 +189,10 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         0 => None,
         1 => Some(r.str()?),
         _ => return Err(corrupt("its run id marker is invalid")),
+    };
+    let hash = match version {
+        VERSION => r.window_hash()?,
+        _ => WindowHash::Sha256,
     };
     let mut run = Run::default();
     run.next_seq = r.u64()?;
@@ -275,7 +286,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
         record.set_counters(same_outcome_run, r.u32()?);
         run.restore(record);
     }
-    if version == VERSION {
+    if version >= VERSION_SHA256 {
         let first_seq = run.next_seq - u64::from(records);
         let mut newest = first_seq;
         for _ in 0..r.len()? {
@@ -343,7 +354,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
     if !r.at_end() {
         return Err(corrupt("it has trailing bytes"));
     }
-    Ok((run_id, run))
+    Ok((run_id, run, hash))
 }
 
 fn corrupt(why: &str) -> GuardError {
@@ -363,11 +374,11 @@ fn fingerprint(r: &mut Reader, len: usize) -> Result<Fingerprint, GuardError> {
 }
 
 impl RunSnapshot for Run {
-    fn encode(run_id: Option<&str>, run: &Run) -> Vec<u8> {
-        encode(run_id, run)
+    fn encode(run_id: Option<&str>, run: &Run, hash: WindowHash) -> Vec<u8> {
+        encode(run_id, run, hash)
     }
 
-    fn decode(bytes: &[u8]) -> Result<(Option<String>, Run), GuardError> {
+    fn decode(bytes: &[u8]) -> Result<(Option<String>, Run, WindowHash), GuardError> {
         decode(bytes)
     }
 
@@ -431,7 +442,7 @@ mod tests {
     }
 
     #[test]
-    fn version_5_bytes_stay_as_they_are() {
+    fn version_5_bytes_still_import_and_version_6_keeps_the_key() {
         let mut run = every_kind_of_record();
         let newest = run.next_seq - 1;
         run.notes
@@ -451,17 +462,33 @@ mod tests {
         });
         run.warned_causes = 1 << SharedCause::DiskFull.code();
         run.call_ids.keep(newest - 1, "call_7");
-        let bytes = encode(Some("r"), &run);
-        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(hex, VERSION_5_HEX);
-        let (id, decoded) = decode(&bytes).unwrap_or_default();
+        let version_5: Vec<u8> = (0..VERSION_5_HEX.len() / 2)
+            .filter_map(|i| u8::from_str_radix(VERSION_5_HEX.get(2 * i..2 * i + 2)?, 16).ok())
+            .collect();
+        let (id, decoded, hash) = decode(&version_5).unwrap_or_default();
         assert_eq!(id.as_deref(), Some("r"));
+        assert_eq!(
+            hash,
+            WindowHash::Sha256,
+            "version 5 fingerprints are SHA-256's"
+        );
+        assert_eq!(decoded.records(), run.records());
         assert_eq!(decoded.notes, run.notes);
         assert_eq!(decoded.last_arguments, run.last_arguments);
         assert_eq!(decoded.outages, run.outages);
         assert_eq!(decoded.warned_causes, run.warned_causes);
         assert_eq!(decoded.call_ids, run.call_ids);
-        assert_eq!(encode(Some("r"), &decoded), bytes);
+        let key = WindowHash::Keyed([0x0123_4567_89ab_cdef, 42]);
+        let bytes = encode(Some("r"), &run, key);
+        assert_eq!(bytes.get(4), Some(&VERSION));
+        let (_, again, kept) = decode(&bytes).unwrap_or_default();
+        assert_eq!(kept, key);
+        assert_eq!(encode(Some("r"), &again, kept), bytes);
+        let sha = encode(Some("r"), &run, WindowHash::Sha256);
+        assert_eq!(
+            decode(&sha).map(|(_, _, hash)| hash).ok(),
+            Some(WindowHash::Sha256)
+        );
     }
 
     /// `every_kind_of_record` with three record notes, one tool's last arguments, an outage and a
@@ -514,7 +541,7 @@ mod tests {
         let bytes: Vec<u8> = (0..expected.len() / 2)
             .filter_map(|i| u8::from_str_radix(expected.get(2 * i..2 * i + 2)?, 16).ok())
             .collect();
-        let (id, run) = decode(&bytes).unwrap_or_default();
+        let (id, run, _) = decode(&bytes).unwrap_or_default();
         assert_eq!(id.as_deref(), Some("r"));
         let repeated = |r: &CallRecord| !r.is_novel() && r.same_outcome_run() == 2;
         assert!(run.records().iter().any(repeated));

@@ -4,6 +4,7 @@
 
 use crate::error::GuardError;
 use crate::json::digest::{sha256, Digest};
+use crate::json::window_hash::WindowHash;
 
 /// Upper bound on a stored count or length, so corrupt or hostile bytes never allocate without
 /// limit.
@@ -35,6 +36,16 @@ impl Writer {
     }
     pub fn digest(&mut self, d: &Digest) {
         self.bytes(d);
+    }
+    /// What the run's window digests with: 0 for SHA-256, or 1 and the run's 128-bit key.
+    pub fn window_hash(&mut self, hash: WindowHash) {
+        match hash {
+            WindowHash::Sha256 => self.u8(0),
+            WindowHash::Keyed([k0, k1]) => {
+                self.u8(1);
+                self.bytes(&(u128::from(k0) | u128::from(k1) << 64).to_le_bytes());
+            }
+        }
     }
     /// A count or length as a `u32` (saturating; the reader refuses it past `MAX_ITEMS`).
     pub fn len(&mut self, n: usize) {
@@ -121,6 +132,18 @@ impl<'a> Reader<'a> {
     }
     pub fn digest(&mut self) -> Result<Digest, GuardError> {
         self.array()
+    }
+    /// What the run's window digests with, as `Writer::window_hash` wrote it.
+    #[inline(never)]
+    pub fn window_hash(&mut self) -> Result<WindowHash, GuardError> {
+        match self.u8()? {
+            0 => Ok(WindowHash::Sha256),
+            1 => {
+                let key = u128::from_le_bytes(self.array()?);
+                Ok(WindowHash::Keyed([key as u64, (key >> 64) as u64]))
+            }
+            _ => Err(self.corrupt("its window hash marker is invalid")),
+        }
     }
     /// A count or length written by `Writer::len`, at most `MAX_ITEMS`.
     pub fn len(&mut self) -> Result<u32, GuardError> {

@@ -8,6 +8,7 @@
 //! `&str` (no key is built per call).
 
 use crate::error::GuardError;
+use crate::json::window_hash::{self, WindowHash};
 use crate::record::keys::WordMix;
 use crate::run::state::Run;
 use std::collections::HashMap;
@@ -57,6 +58,10 @@ pub struct RunTable<R = Run> {
     max_runs: usize,
     evicted: u64,
     scratch: R,
+    /// Imported runs whose window digests with another hash than their id's own
+    /// (`window_hash::derived`): a run moved from another instance, or from a snapshot of an
+    /// earlier version. By slot, sorted; empty for runs this instance started.
+    foreign: ForeignHashes,
 }
 
 impl<R: Default> RunTable<R> {
@@ -72,6 +77,7 @@ impl<R: Default> RunTable<R> {
             max_runs: (max_runs as usize).max(1),
             evicted: 0,
             scratch: R::default(),
+            foreign: ForeignHashes::default(),
         }
     }
 
@@ -150,7 +156,26 @@ impl<R: Default> RunTable<R> {
 
     /// The run, created (evicting the least recently used one when full) if needed.
     pub fn get_or_create(&mut self, run_id: Option<&str>) -> &mut R {
-        let index = match self.find(run_id) {
+        let index = self.slot_of_or_create(run_id);
+        match self.slots.get_mut(index as usize) {
+            Some(slot) => &mut slot.run,
+            // Unreachable (`index` names a live slot); a scratch run instead of a panic path.
+            None => &mut self.scratch,
+        }
+    }
+
+    /// What the run's window digests with: its own keyed hash unless it was imported with another.
+    pub fn window_hash(&self, run_id: Option<&str>) -> WindowHash {
+        let slot = match self.foreign.0.is_empty() {
+            true => None,
+            false => self.find(run_id),
+        };
+        self.foreign.hash_of(slot, run_id)
+    }
+
+    /// The slot of the run, created (evicting the least recently used one when full) if needed.
+    fn slot_of_or_create(&mut self, run_id: Option<&str>) -> u32 {
+        match self.find(run_id) {
             Some(index) => {
                 self.touch(index);
                 index
@@ -162,11 +187,6 @@ impl<R: Default> RunTable<R> {
                 }
                 self.insert(run_id)
             }
-        };
-        match self.slots.get_mut(index as usize) {
-            Some(slot) => &mut slot.run,
-            // Unreachable (`index` names a live slot); a scratch run instead of a panic path.
-            None => &mut self.scratch,
         }
     }
 
@@ -215,6 +235,7 @@ impl<R: Default> RunTable<R> {
                 self.ids.remove(&id);
             }
         }
+        self.foreign.set(index, None);
         self.free.push(index);
         self.live -= 1;
     }
@@ -234,13 +255,47 @@ impl<R: Default> RunTable<R> {
     }
 }
 
+/// The window hashes of imported runs that are not their ids' own, by slot (sorted). Not generic
+/// over the run type, so both engines' tables share one copy of the code.
+#[derive(Default)]
+struct ForeignHashes(Vec<(u32, WindowHash)>);
+
+impl ForeignHashes {
+    /// The hash of the run in `slot`: the one imported with it, else its id's own.
+    #[inline(never)]
+    fn hash_of(&self, slot: Option<u32>, run_id: Option<&str>) -> WindowHash {
+        let imported = slot.and_then(|slot| {
+            let at = self.0.binary_search_by_key(&slot, |entry| entry.0).ok()?;
+            self.0.get(at).map(|entry| entry.1)
+        });
+        imported.unwrap_or_else(|| window_hash::derived(run_id))
+    }
+
+    /// Keeps `hash` for the run in `slot` (`None`: its id's own).
+    #[inline(never)]
+    fn set(&mut self, slot: u32, hash: Option<WindowHash>) {
+        match (self.0.binary_search_by_key(&slot, |entry| entry.0), hash) {
+            (Ok(at), Some(hash)) => {
+                if let Some(entry) = self.0.get_mut(at) {
+                    entry.1 = hash;
+                }
+            }
+            (Ok(at), None) => {
+                self.0.remove(at);
+            }
+            (Err(at), Some(hash)) => self.0.insert(at, (slot, hash)),
+            (Err(_), None) => {}
+        }
+    }
+}
+
 /// A run's state as a `RunTable` exports and imports it: each engine's run type has its own bytes
 /// (docs/snapshot-format.md).
 pub trait RunSnapshot: Default {
-    /// The snapshot of `run`, named `run_id`.
-    fn encode(run_id: Option<&str>, run: &Self) -> Vec<u8>;
-    /// The run id and the run a snapshot holds, or `invalid_snapshot`.
-    fn decode(bytes: &[u8]) -> Result<(Option<String>, Self), GuardError>;
+    /// The snapshot of `run`, named `run_id`, whose window digests with `hash`.
+    fn encode(run_id: Option<&str>, run: &Self, hash: WindowHash) -> Vec<u8>;
+    /// The run id, the run and its window's hash a snapshot holds, or `invalid_snapshot`.
+    fn decode(bytes: &[u8]) -> Result<(Option<String>, Self, WindowHash), GuardError>;
     /// Cuts the run's window to its newest `history_size` records.
     fn cut_window(&mut self, history_size: usize);
 }
@@ -248,9 +303,10 @@ pub trait RunSnapshot: Default {
 impl<R: RunSnapshot> RunTable<R> {
     /// A snapshot of one run (an unknown run gives the snapshot of an empty run).
     pub fn export(&self, run_id: Option<&str>) -> Vec<u8> {
+        let hash = self.window_hash(run_id);
         match self.peek(run_id) {
-            Some(run) => R::encode(run_id, run),
-            None => R::encode(run_id, &R::default()),
+            Some(run) => R::encode(run_id, run, hash),
+            None => R::encode(run_id, &R::default(), hash),
         }
     }
 
@@ -261,9 +317,14 @@ impl<R: RunSnapshot> RunTable<R> {
         bytes: &[u8],
         history_size: usize,
     ) -> Result<Option<String>, GuardError> {
-        let (run_id, mut run) = R::decode(bytes)?;
+        let (run_id, mut run, hash) = R::decode(bytes)?;
         run.cut_window(history_size);
-        *self.get_or_create(run_id.as_deref()) = run;
+        let index = self.slot_of_or_create(run_id.as_deref());
+        if let Some(slot) = self.slot_mut(index) {
+            slot.run = run;
+        }
+        let own = hash == window_hash::derived(run_id.as_deref());
+        self.foreign.set(index, (!own).then_some(hash));
         Ok(run_id)
     }
 

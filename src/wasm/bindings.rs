@@ -297,6 +297,19 @@ fn host_sha256(bytes: &[u8]) -> Option<crate::json::digest::Digest> {
     matches!(done, Some(Ok(()))).then_some(out)
 }
 
+/// Sets the instance's secret, from which each run's window key is derived (`json::window_hash`):
+/// 16 random bytes, which the JS runtime draws with `crypto.getRandomValues` when it instantiates
+/// the module, before any guard exists. Any other length withdraws it: windows then digest with
+/// SHA-256, as they do until a secret is set.
+#[wasm_bindgen(js_name = setWindowSecret)]
+pub fn set_window_secret(bytes: &[u8]) {
+    let secret = bytes.split_first_chunk::<8>().and_then(|(k0, rest)| {
+        let k1 = rest.first_chunk::<8>().filter(|_| rest.len() == 8)?;
+        Some([u64::from_le_bytes(*k0), u64::from_le_bytes(*k1)])
+    });
+    crate::json::window_hash::set_secret(secret);
+}
+
 /// Text parts longer than this many UTF-8 bytes may be handed over as `textSha256` digests (or as
 /// side text) with verdicts identical to passing them inline.
 #[wasm_bindgen(js_name = maxScannedTextBytes)]
