@@ -7,7 +7,7 @@
  */
 import { LoopGuardError } from "./errors.js";
 import type { BytesHasher, TextHasher } from "./encode.js";
-import { type WasmBindings, WasmRuntime } from "./runtime.js";
+import { type RandomFill, type WasmBindings, WasmRuntime } from "./runtime.js";
 
 let runtime: WasmRuntime | undefined;
 
@@ -16,9 +16,12 @@ export function currentRuntime(): WasmRuntime | undefined {
   return runtime;
 }
 
-/** Records the instantiated glue (and a native text hasher, if any); later calls keep the first runtime. */
-export function setRuntime(bindings: WasmBindings, hashText?: TextHasher, hashBytes?: BytesHasher): WasmRuntime {
-  runtime ??= new WasmRuntime(bindings, hashText, hashBytes);
+/**
+ * Records the instantiated glue (and the runtime's native hashers and random source, if it offers
+ * them); later calls keep the first runtime.
+ */
+export function setRuntime(bindings: WasmBindings, hashText?: TextHasher, hashBytes?: BytesHasher, randomFill?: RandomFill): WasmRuntime {
+  runtime ??= new WasmRuntime(bindings, hashText, hashBytes, randomFill);
   return runtime;
 }
 

@@ -71,6 +71,15 @@ export interface WasmBindings {
   AnswerTag: CoreCodes;
 }
 
+/** Fills `bytes` with cryptographically strong random bytes. */
+export type RandomFill = (bytes: Uint8Array) => void;
+
+/** Web Crypto's `getRandomValues`, where the runtime has it (every one the package supports). */
+function webCryptoFill(): RandomFill | undefined {
+  const random = (globalThis as { crypto?: { getRandomValues?(bytes: Uint8Array): Uint8Array } }).crypto;
+  return typeof random?.getRandomValues === "function" ? (bytes) => void random.getRandomValues?.(bytes) : undefined;
+}
+
 export class WasmRuntime {
   #generation = 0;
   #memory: WasmMemory | undefined;
@@ -82,32 +91,36 @@ export class WasmRuntime {
   readonly largeTexts: LargeTexts | undefined;
 
   readonly #hashBytes: BytesHasher | undefined;
+  readonly #randomFill: RandomFill | undefined;
 
   /**
    * `hashBytes`, the runtime's native SHA-256 of bytes, is offered to the core for its long inputs
-   * (digests are the same; it is only faster than SHA-256 compiled to wasm).
+   * (digests are the same; it is only faster than SHA-256 compiled to wasm). `randomFill` draws
+   * the instance's window secret (default: Web Crypto's `getRandomValues`).
    */
   constructor(
     readonly bindings: WasmBindings,
     hashText?: TextHasher,
     hashBytes?: BytesHasher,
+    randomFill?: RandomFill,
   ) {
     const above = typeof bindings.maxScannedTextBytes === "function" ? bindings.maxScannedTextBytes() : undefined;
     this.largeTexts = above === undefined ? undefined : { hash: hashText, above };
     this.#hashBytes = hashBytes;
+    this.#randomFill = randomFill ?? webCryptoFill();
     this.#offerHostSha256();
     this.#seedWindowSecret();
   }
 
   /**
-   * Gives a new instance the secret its runs' window keys derive from: 16 bytes of the runtime's
-   * `crypto.getRandomValues` (every supported runtime has it; without it windows digest with
-   * SHA-256, the same verdicts at a higher cost).
+   * Gives a new instance the secret its runs' window keys derive from: 16 random bytes (every
+   * supported runtime has a source; without one windows digest with SHA-256, the same verdicts at
+   * a higher cost).
    */
   #seedWindowSecret(): void {
-    const random = (globalThis as { crypto?: { getRandomValues?(bytes: Uint8Array): Uint8Array } }).crypto;
-    if (this.bindings.setWindowSecret === undefined || typeof random?.getRandomValues !== "function") return;
-    const secret = random.getRandomValues(new Uint8Array(16));
+    if (this.bindings.setWindowSecret === undefined || this.#randomFill === undefined) return;
+    const secret = new Uint8Array(16);
+    this.#randomFill(secret);
     this.bindings.setWindowSecret(secret);
     secret.fill(0);
   }

@@ -1,17 +1,18 @@
 /**
  * Node.js entry for `import` (also used by Bun): synchronous. The package's `.wasm` (one folder up)
  * is read and compiled on the first `new LoopGuard()` (or `coreVersion()`, `init()`), not at import.
- * Large result texts, and the core's long inputs, are hashed with node:crypto (node-sha256.ts).
+ * Large result texts, and the core's long inputs, are hashed with node:crypto, which also draws the
+ * instance's window secret (node-crypto.ts).
  * The build bundles this entry with the wrapper's private modules into one (see
  * scripts/node-entry-bundle.mjs): each module costs a fresh process's import time.
  */
 import { coreVersionOf, guardOn, syncInit } from "../entry.js";
 import { glueRuntime } from "./glue-runtime.js";
-import { sha256Bytes, sha256Hex } from "./node-sha256.js";
+import { randomFill, sha256Bytes, sha256Hex } from "./node-crypto.js";
 
 export * from "../public.js";
 
-// node:fs through `process.getBuiltinModule`, not an ESM import: see node-sha256.ts.
+// node:fs through `process.getBuiltinModule`, not an ESM import: see node-crypto.ts.
 const readWasm = (): Uint8Array<ArrayBuffer> =>
   process.getBuiltinModule("node:fs").readFileSync(new URL("../tool_loop_guard_bg.wasm", import.meta.url));
 
@@ -19,6 +20,7 @@ const runtime = glueRuntime(
   () => new WebAssembly.Module(readWasm()),
   sha256Hex,
   sha256Bytes,
+  randomFill,
 );
 
 /**
