@@ -216,6 +216,24 @@ export function runScenario(scenario, api) {
  * exports. Returns [{file, name, verdicts, failures}] in the same order; a scenario that throws
  * outside the runner's own checks is a failure, and the next one still runs.
  */
+/**
+ * Whether the package's windows are keyed in this runtime: a run's snapshot carries its SipHash
+ * key (window-hash marker 1 after the run id, docs/snapshot-format.md), so the runtime gave the
+ * instance a random secret. Without one the windows digest with SHA-256: the same verdicts, slower.
+ */
+export function windowKeyed(api) {
+  const guard = new api.LoopGuard();
+  try {
+    const call = { runId: "k", tool: "read", args: {}, callId: "k1" };
+    guard.check(call);
+    guard.record({ ...call, result: "ok" });
+    const bytes = guard.exportRun("k");
+    return bytes[4] >= 6 && bytes[4 + 1 + 1 + 4 + 1] === 1;
+  } finally {
+    guard.free();
+  }
+}
+
 export function runCorpus(entries, api) {
   return entries.map(({ file, scenario }) => {
     try {

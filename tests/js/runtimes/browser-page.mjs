@@ -10,7 +10,7 @@
 //   inline      import "tool-loop-guard/inline" (synchronous, no init)
 //   hostile     init(), then ../hostile-cases.mjs instead of the corpus: {mode, cases, retained}
 import { hostileCases, nonRetentionScan } from "../hostile-cases.mjs";
-import { runCorpus } from "../scenario-runner.mjs";
+import { runCorpus, windowKeyed } from "../scenario-runner.mjs";
 
 const mode = new URLSearchParams(location.search).get("mode") ?? "default";
 
@@ -83,7 +83,7 @@ async function main() {
 function measure(api, corpus) {
   const started = performance.now();
   const results = runCorpus(corpus, api);
-  return { coreVersion: api.coreVersion(), ms: Math.round(performance.now() - started), results };
+  return { coreVersion: api.coreVersion(), ms: Math.round(performance.now() - started), windowKeyed: windowKeyed(api), results };
 }
 
 main().then(

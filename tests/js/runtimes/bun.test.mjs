@@ -19,7 +19,7 @@ for (const [specifier, entry] of [
   test(`${version}: ${specifier} resolves to ${entry} and runs every scenario with the expected verdicts`, async (t) => {
     const report = runJson(bun, ["--no-install", cli, specifier]);
     assert.equal(report.resolved, pathToFileURL(path.join(pkgDir, entry)).href);
-    const verdicts = await assertCorpus(report.results, corpus, `${report.runtime} ${specifier}`);
+    const verdicts = await assertCorpus(report, corpus, `${report.runtime} ${specifier}`);
     t.diagnostic(`${report.runtime}: ${corpus.length} scenarios, ${verdicts} verdicts in ${report.ms} ms`);
   });
 }

@@ -39,7 +39,7 @@ for (const mode of MODES) {
       assert.deepEqual(report.notInitialized, ["LoopGuardError:not_initialized", "LoopGuardError:not_initialized"]);
     }
     if (mode === "default") assert.equal(report.sameWhileLoading, true, "init() while loading returns the same promise");
-    const verdicts = await assertCorpus(report.results, corpus, `Chromium ${mode}`);
+    const verdicts = await assertCorpus(report, corpus, `Chromium ${mode}`);
     t.diagnostic(`Chromium ${chromium.version}: ${corpus.length} scenarios, ${verdicts} verdicts in ${report.ms} ms`);
   });
 }

@@ -22,7 +22,7 @@ for (const [specifier, entry] of [
   test(`${version}: ${specifier} resolves to ${entry} and runs every scenario with the expected verdicts`, async (t) => {
     const report = runJson(deno, [...flags, cli, specifier]);
     assert.equal(report.resolved, pathToFileURL(path.join(pkgDir, entry)).href);
-    const verdicts = await assertCorpus(report.results, corpus, `${report.runtime} ${specifier}`);
+    const verdicts = await assertCorpus(report, corpus, `${report.runtime} ${specifier}`);
     t.diagnostic(`${report.runtime}: ${corpus.length} scenarios, ${verdicts} verdicts in ${report.ms} ms`);
   });
 }

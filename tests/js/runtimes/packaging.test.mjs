@@ -143,7 +143,7 @@ for (const nodeName of ["node22", "node24", "node26"]) {
     assert.equal(resolved, path.join(installed, "cjs", "entries", "node-cjs.js"));
     for (const specifier of ["tool-loop-guard", "tool-loop-guard/inline"]) {
       const report = corpusIn(node, [], specifier);
-      await assertCorpus(report.results, corpus, `${report.runtime} installed ${specifier}`);
+      await assertCorpus(report, corpus, `${report.runtime} installed ${specifier}`);
     }
   });
 }
@@ -153,7 +153,7 @@ test("Deno: the installed package needs no permission (only the scenarios are re
   for (const [specifier, entry] of [["tool-loop-guard", "entries/deno.js"], ["tool-loop-guard/inline", "entries/inline.js"]]) {
     const report = corpusIn(binary("deno"), flags, specifier);
     assert.equal(report.resolved, pathToFileURL(path.join(installed, entry)).href);
-    await assertCorpus(report.results, corpus, `${report.runtime} installed ${specifier}`);
+    await assertCorpus(report, corpus, `${report.runtime} installed ${specifier}`);
   }
 });
 
@@ -161,7 +161,7 @@ test("Bun: the installed package runs the corpus", async () => {
   for (const [specifier, entry] of [["tool-loop-guard", "entries/node.js"], ["tool-loop-guard/inline", "entries/inline.js"]]) {
     const report = corpusIn(binary("bun"), ["--no-install"], specifier);
     assert.equal(report.resolved, pathToFileURL(path.join(installed, entry)).href);
-    await assertCorpus(report.results, corpus, `${report.runtime} installed ${specifier}`);
+    await assertCorpus(report, corpus, `${report.runtime} installed ${specifier}`);
   }
 });
 
@@ -196,7 +196,7 @@ test("workerd: a Worker bundled by esbuild with wrangler's conditions (the .wasm
   try {
     const response = await fetch(`${server.urls[0]}/corpus`, { method: "POST", body: JSON.stringify(corpus) });
     assert.equal(response.status, 200, server.output());
-    await assertCorpus((await response.json()).results, corpus, "workerd (esbuild bundle of the installed package)");
+    await assertCorpus(await response.json(), corpus, "workerd (esbuild bundle of the installed package)");
   } finally {
     await server.stop();
   }
@@ -211,7 +211,7 @@ test("Chromium: the installed package's browser entry and ./inline run the corpu
       const { report, errors } = await chromium.open(`${server.origin}/?mode=${mode}`);
       assert.equal(report.error, undefined, report.error);
       assert.deepEqual(errors, []);
-      await assertCorpus(report.results, corpus, `Chromium installed ${mode}`);
+      await assertCorpus(report, corpus, `Chromium installed ${mode}`);
     }
     assert.deepEqual(chromium.blocked, []);
   } finally {

@@ -217,12 +217,14 @@ async function referenceCounts(corpus) {
 }
 
 /**
- * Asserts that a runtime's corpus report ([{file, name, verdicts, failures}]) covers every
- * scenario file, that no verdict differed from the expected one, and that as many verdicts were
- * compared as in Node 20 (so no scenario ended early).
+ * Asserts that a runtime's corpus report ({windowKeyed, results: [{file, name, verdicts,
+ * failures}]}) covers every scenario file, that no verdict differed from the expected one, that as
+ * many verdicts were compared as in Node 20 (so no scenario ended early), and that the runtime gave
+ * the package a random secret for its window keys.
  */
-export async function assertCorpus(results, corpus, runtime) {
+export async function assertCorpus({ windowKeyed, results }, corpus, runtime) {
   assert.ok(Array.isArray(results), `${runtime}: no results`);
+  assert.equal(windowKeyed, true, `${runtime}: windows are not keyed (no random secret was drawn)`);
   assert.deepEqual(results.map((r) => r.file), corpus.map((c) => c.file), `${runtime}: not every scenario file ran`);
   const failed = results.filter((r) => r.failures.length > 0);
   const detail = failed

@@ -1,11 +1,11 @@
 // The Worker of the workerd tests. It imports the package by its name ("tool-loop-guard": the
 // `workerd` entry) and answers:
-//   POST /corpus    body [{file, scenario}]  -> runCorpus results, plus coreVersion
+//   POST /corpus    body [{file, scenario}]  -> runCorpus results, plus coreVersion and windowKeyed
 //   GET  /outbound?to=URL                    -> whether fetch() could reach URL (it must not)
 // It runs only under module names (workerd.test.mjs) or bundled next to a copy of the runner
 // (packaging.test.mjs): "./scenario-runner.mjs" is tests/js/scenario-runner.mjs.
 import * as api from "tool-loop-guard";
-import { runCorpus } from "./scenario-runner.mjs";
+import { runCorpus, windowKeyed } from "./scenario-runner.mjs";
 
 export default {
   async fetch(request) {
@@ -14,7 +14,7 @@ export default {
       const corpus = await request.json();
       const started = Date.now();
       const results = runCorpus(corpus, api);
-      return Response.json({ coreVersion: api.coreVersion(), ms: Date.now() - started, results });
+      return Response.json({ coreVersion: api.coreVersion(), ms: Date.now() - started, windowKeyed: windowKeyed(api), results });
     }
     if (url.pathname === "/outbound") {
       try {

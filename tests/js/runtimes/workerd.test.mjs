@@ -54,7 +54,7 @@ test("workerd runs every scenario through the workerd entry with the expected ve
   const response = await fetch(`${server.urls[0]}/corpus`, { method: "POST", body: JSON.stringify(corpus) });
   assert.equal(response.status, 200, server.output());
   const report = await response.json();
-  const verdicts = await assertCorpus(report.results, corpus, "workerd");
+  const verdicts = await assertCorpus(report, corpus, "workerd");
   assert.match(report.coreVersion, /^\d+\.\d+\.\d+/);
   t.diagnostic(`${corpus.length} scenarios, ${verdicts} verdicts in ${report.ms} ms`);
 });
