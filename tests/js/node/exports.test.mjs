@@ -113,7 +113,7 @@ test("the graph check sees Node built-ins where they belong (entries/node.js), s
   const taken = files
     .filter((f) => f.endsWith(".js"))
     .flatMap((f) => [...fs.readFileSync(path.join(pkgDir, f), "utf8").matchAll(/getBuiltinModule\("(node:\w+)"\)/g)].map((m) => m[1]));
-  assert.deepEqual(taken.sort(), ["node:crypto", "node:fs"]);
+  assert.deepEqual([...new Set(taken)].sort(), ["node:crypto", "node:fs"]);
 });
 
 test("no randomness or clock reads at module load, in any module", () => {
