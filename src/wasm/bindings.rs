@@ -298,9 +298,9 @@ fn host_sha256(bytes: &[u8]) -> Option<crate::json::digest::Digest> {
 }
 
 /// Sets the instance's secret, from which each run's window key is derived (`json::window_hash`):
-/// 16 random bytes, which the JS runtime draws with `crypto.getRandomValues` when it instantiates
-/// the module, before any guard exists. Any other length withdraws it: windows then digest with
-/// SHA-256, as they do until a secret is set.
+/// 16 random bytes, which the JS runtime draws from its random source (`js/runtime.ts`) when it
+/// instantiates the module, before any guard exists. Any other length withdraws it: windows then
+/// digest with SHA-256, as they do until a secret is set.
 #[wasm_bindgen(js_name = setWindowSecret)]
 pub fn set_window_secret(bytes: &[u8]) {
     let secret = bytes.split_first_chunk::<8>().and_then(|(k0, rest)| {
