@@ -69,7 +69,7 @@ if (process.argv.includes("--check")) {
  */
 async function printRealRecords() {
   const workloads = loadRealWorkloads();
-  const { sha256Hex } = await import(new URL("../pkg/entries/node-sha256.js", import.meta.url).href);
+  const { sha256Hex } = await import(new URL("../pkg/entries/node-crypto.js", import.meta.url).href);
   const largeTexts = { hash: sha256Hex, above: handles.glue.maxScannedTextBytes() };
   const handOvers = new Map();
   for (const workload of workloads) handOvers.set(workload, await handOverSide(handles.glue, refusedSteps(LoopGuard, workload.pass), largeTexts));
