@@ -512,6 +512,21 @@ fn run_scenario(path: &Path, transport: Transport, failures: &mut Vec<String>) {
                     Err(e) => fail(format!("step {n}: snapshot rejected: {e}")),
                 }
             }
+            "importRun" => {
+                let hex = step["snapshot"].as_str().unwrap();
+                let bytes: Vec<u8> = (0..hex.len())
+                    .step_by(2)
+                    .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+                    .collect();
+                let twin_got = twin.import_run(&bytes);
+                match (guard.import_run(&bytes), step.get("expectError")) {
+                    (Err(e), Some(want)) if error_matches(&e, want) && twin_got.is_err() => {}
+                    (Err(e), want) => fail(format!("step {n}: snapshot rejected: {e}, expected {want:?}")),
+                    (Ok(_), Some(want)) => fail(format!("step {n}: imported, expected error {want}")),
+                    (Ok(id), None) if id.as_deref() == run_id && twin_got.is_ok() => {}
+                    (Ok(id), None) => fail(format!("step {n}: snapshot restored run {id:?}")),
+                }
+            }
             other => fail(format!("step {n}: unknown op {other}")),
         }
     }

@@ -203,6 +203,23 @@ export function runScenario(scenario, api) {
         }
         return;
       }
+      case "importRun": {
+        const hex = step.snapshot;
+        const bytes = new Uint8Array(hex.length / 2).map((_, i) => parseInt(hex.slice(2 * i, 2 * i + 2), 16));
+        let restored;
+        try {
+          restored = guard.importRun(bytes);
+        } catch (error) {
+          if (!step.expectError) failures.push(`step ${n}: snapshot rejected: ${describeError(error)}`);
+          else if (!errorMatches(error, step.expectError, LoopGuardError)) {
+            failures.push(`step ${n}: error ${describeError(error)}, expected ${JSON.stringify(step.expectError)}`);
+          }
+          return;
+        }
+        if (step.expectError) failures.push(`step ${n}: imported, expected error ${JSON.stringify(step.expectError)}`);
+        else if (restored !== (step.runId ?? null)) failures.push(`step ${n}: snapshot restored run ${JSON.stringify(restored)}`);
+        return;
+      }
       default:
         failures.push(`step ${n}: unknown op ${JSON.stringify(step.op)}`);
     }
