@@ -12,7 +12,7 @@ mod stop_cause;
 
 use crate::config::Config;
 use crate::error::GuardError;
-use crate::json::window_hash::in_scope;
+use crate::json::window_hash::{in_scope, WindowHash};
 use crate::openclaw::OpenClawEngine;
 use crate::record::input::{CallInput, ReceivedOutcome};
 use crate::verdict::Answer;
@@ -50,15 +50,10 @@ impl Engine {
         if !config.enabled {
             return Ok(Answer::Allow);
         }
-        let run_id = call.run_id.as_deref();
-        match self {
-            Engine::Native(engine) => in_scope(engine.runs.window_hash(run_id), || {
-                engine.check(config, call, call.at.unwrap_or(now_ms))
-            }),
-            Engine::OpenClaw(engine) => in_scope(engine.runs.window_hash(run_id), || {
-                engine.check(config, call)
-            }),
-        }
+        in_scope(self.window_hash(call.run_id.as_deref()), || match self {
+            Engine::Native(engine) => engine.check(config, call, call.at.unwrap_or(now_ms)),
+            Engine::OpenClaw(engine) => engine.check(config, call),
+        })
     }
 
     /// After the tool returned or threw: `None` when the engine needs the JSON record (a result
@@ -71,14 +66,20 @@ impl Engine {
         if !config.enabled {
             return Ok(Some(Answer::Allow));
         }
-        let run_id = outcome.call.run_id.as_deref();
+        in_scope(
+            self.window_hash(outcome.call.run_id.as_deref()),
+            || match self {
+                Engine::Native(engine) => engine.record(config, outcome),
+                Engine::OpenClaw(engine) => engine.record(config, outcome),
+            },
+        )
+    }
+
+    /// What the run's window digests with (`RunTable::window_hash`).
+    fn window_hash(&self, run_id: Option<&str>) -> WindowHash {
         match self {
-            Engine::Native(engine) => in_scope(engine.runs.window_hash(run_id), || {
-                engine.record(config, outcome)
-            }),
-            Engine::OpenClaw(engine) => in_scope(engine.runs.window_hash(run_id), || {
-                engine.record(config, outcome)
-            }),
+            Engine::Native(engine) => engine.runs.window_hash(run_id),
+            Engine::OpenClaw(engine) => engine.runs.window_hash(run_id),
         }
     }
 
@@ -145,6 +146,9 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use crate::guard::Guard;
     use crate::json::window_hash::{self, WindowHash};
+    use crate::openclaw::OpenClawRun;
+    use crate::run::state::Run;
+    use crate::run::table::RunSnapshot;
     use serde_json::json;
 
     /// The `n`th identical `get_task` call of run `r`, and its outcome.
@@ -199,16 +203,11 @@ mod tests {
         window_hash::set_secret(None);
     }
 
-    /// The window hash a snapshot of run `r` holds: both formats put it after the magic, the
-    /// version and the run id (a presence byte, a 4-byte length and `r`).
+    /// The window hash a snapshot holds, by the decoder of its format.
     fn window_hash_of(bytes: &[u8]) -> WindowHash {
-        let at = 4 + 1 + 1 + 4 + 1;
-        match bytes[at] {
-            0 => WindowHash::Sha256,
-            _ => {
-                let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap());
-                WindowHash::Keyed([word(at + 1), word(at + 9)])
-            }
-        }
+        let default = <Run as RunSnapshot>::decode(bytes).map(|(_, _, hash)| hash);
+        default
+            .or_else(|_| <OpenClawRun as RunSnapshot>::decode(bytes).map(|(_, _, hash)| hash))
+            .unwrap()
     }
 }
