@@ -521,8 +521,12 @@ fn run_scenario(path: &Path, transport: Transport, failures: &mut Vec<String>) {
                 let twin_got = twin.import_run(&bytes);
                 match (guard.import_run(&bytes), step.get("expectError")) {
                     (Err(e), Some(want)) if error_matches(&e, want) && twin_got.is_err() => {}
-                    (Err(e), want) => fail(format!("step {n}: snapshot rejected: {e}, expected {want:?}")),
-                    (Ok(_), Some(want)) => fail(format!("step {n}: imported, expected error {want}")),
+                    (Err(e), want) => fail(format!(
+                        "step {n}: snapshot rejected: {e}, expected {want:?}"
+                    )),
+                    (Ok(_), Some(want)) => {
+                        fail(format!("step {n}: imported, expected error {want}"))
+                    }
                     (Ok(id), None) if id.as_deref() == run_id && twin_got.is_ok() => {}
                     (Ok(id), None) => fail(format!("step {n}: snapshot restored run {id:?}")),
                 }
